@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems"
+)
+
+type checkFlags struct {
+	harness      string
+	strategy     string
+	maxSchedules int64
+	maxDepth     int
+	agents       int
+	seed         int64
+	json         bool
+	out          string
+	quiet        bool
+	reflective   bool
+}
+
+func newCheckFlagSet(f *checkFlags, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.harness, "harness", "", "the harness: what the clients do (default: the system's first; see ravel list)")
+	fs.StringVar(&f.strategy, "strategy", "exhaustive", "the search strategy (see ravel list)")
+	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "stop after this many schedules; 0 means no limit")
+	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
+	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: the system's)")
+	fs.Int64Var(&f.seed, "seed", 1, "the seed of randomized strategies; printed with every result")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
+	fs.StringVar(&f.out, "out", "", "write the first violation to `FILE` as JSON, for ravel replay")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
+	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: ravel check SYSTEM [flags]\n\nSystems: %s\n\nFlags:\n", strings.Join(systems.Names(), ", "))
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseInterleaved parses flags that may come before or after the positional arguments.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
+	var f checkFlags
+	fs := newCheckFlagSet(&f, stderr)
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK, nil
+	}
+	if err != nil {
+		return 0, usagef("check: %v", err)
+	}
+	if len(pos) != 1 {
+		return 0, usagef("check needs exactly one system (valid: %s), got %d arguments", strings.Join(systems.Names(), ", "), len(pos))
+	}
+	entry, err := systems.Lookup(pos[0])
+	if err != nil {
+		return 0, usagef("check: %v", err)
+	}
+	if f.harness == "" {
+		f.harness = entry.Harnesses[0]
+	}
+	if f.agents == 0 {
+		f.agents = entry.Agents
+	}
+	if f.agents < 1 {
+		return 0, usagef("check: --agents must be at least 1, got %d", f.agents)
+	}
+	if f.maxSchedules < 0 {
+		return 0, usagef("check: --max-schedules must be 0 (no limit) or positive, got %d", f.maxSchedules)
+	}
+	if f.maxDepth < 0 {
+		return 0, usagef("check: --max-depth must be 0 (no limit) or positive, got %d", f.maxDepth)
+	}
+	sys, err := entry.New(f.agents, f.harness)
+	if err != nil {
+		return 0, usagef("check %s: %v", entry.Name, err)
+	}
+	strat, err := dpor.New(f.strategy, dpor.Config{Seed: f.seed})
+	if err != nil {
+		return 0, usagef("check: %v", err)
+	}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth}
+	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective}
+	if !f.quiet {
+		opts.ProgressEvery = 5 * time.Second
+		opts.Progress = func(s explorer.Stats) {
+			fmt.Fprintf(stderr, "ravel: %s schedules, %s steps, %d unique histories, %d violations, %.0fs\n",
+				thousands(s.Schedules), thousands(s.Steps), s.Unique, s.Nonlinearizable+s.Panics, s.Total.Seconds())
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := explorer.Run(ctx, sys, opts)
+	if err != nil {
+		return 0, fmt.Errorf("check %s: %w", entry.Name, err)
+	}
+	report := newCheckReport(info, res, &sys)
+	if f.out != "" && report.FirstViolation != nil {
+		if err := writeViolation(f.out, info, *report.FirstViolation); err != nil {
+			return 0, usagef("check: --out: %v", err)
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return 0, err
+		}
+	} else {
+		printCheck(stdout, &sys, report, res, f.out)
+	}
+	switch {
+	case res.First != nil:
+		return exitViolation, nil
+	case res.Stats.Interrupted:
+		return exitInterrupted, nil
+	}
+	return exitOK, nil
+}
+
+// budget turns the command line's "0 means no limit" into the explorer's.
+func budget(n int64) int64 {
+	if n == 0 {
+		return explorer.Unlimited
+	}
+	return n
+}
+
+func writeViolation(path string, info runInfo, v violationJSON) error {
+	b, err := json.MarshalIndent(violationFile{Format: violationFormat, Run: info, Violation: v}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {
+	fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s  agents %d  seed %d\n", r.System, r.Harness, r.Strategy, r.Agents, r.Seed)
+	switch {
+	case r.Complete:
+		fmt.Fprintln(w, "search: complete — every schedule the strategy selects was explored")
+	case r.Interrupted:
+		fmt.Fprintln(w, "search: interrupted — the figures below cover the schedules explored so far")
+	case r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules):
+		fmt.Fprintf(w, "search: incomplete — %s schedules were cut at the depth budget (--max-depth %d)\n", thousands(r.CutSchedules), r.MaxDepth)
+	default:
+		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)\n", thousands(r.MaxSchedules))
+	}
+	row := func(sym, name, val string) { fmt.Fprintf(w, "  %-4s %-42s %s\n", sym, name, val) }
+	row("#S", "schedules", thousands(r.Schedules))
+	row("", "steps (messages delivered)", thousands(r.Steps))
+	row("", "longest schedule (steps)", fmt.Sprint(r.MaxDepthReached))
+	row("", "cut schedules (depth budget)", thousands(r.CutSchedules))
+	row("#IH", "incomplete histories", thousands(r.HistoriesIncomplete))
+	row("#UH", "unique histories (chronological)", thousands(r.HistoriesUnique))
+	row("#CH", "unique histories (canonical)", thousands(r.HistoriesCanonical))
+	row("#NL", "non-linearizable unique histories", thousands(r.Nonlinearizable))
+	if r.Panics > 0 {
+		row("", "schedules ending in a panic or bad response", thousands(r.Panics))
+	}
+	row("TS", "exploring", seconds(r.ExploreSeconds))
+	row("TC", "checking histories", seconds(r.CheckSeconds))
+	row("TT", "total", seconds(r.TotalSeconds))
+	if r.HistoriesBeforeFirst != nil {
+		row("#HF", "unique histories before the first violation", thousands(*r.HistoriesBeforeFirst))
+		row("TF", "time to the first violation", seconds(*r.FirstViolationSeconds))
+	} else {
+		row("#HF", "unique histories before the first violation", "-")
+		row("TF", "time to the first violation", "-")
+	}
+	row("", "schedules per second", thousands(int64(r.SchedulesPerSecond)))
+	v := res.First
+	if v == nil {
+		fmt.Fprintln(w, "\nno violation found")
+		return
+	}
+	fmt.Fprintln(w)
+	switch v.Kind {
+	case "nonlinearizable":
+		fmt.Fprintf(w, "VIOLATION: schedule %d gives a history that is not linearizable\n", v.Schedule)
+	case "panic":
+		fmt.Fprintf(w, "VIOLATION: a handler panicked in schedule %d: %s\n", v.Schedule, v.Message)
+	default:
+		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
+	}
+	fmt.Fprintf(w, "\nhistory (each operation spans its invocation … its response):\n%s", r.FirstViolation.History.Timeline)
+	fmt.Fprintf(w, "\nschedule (deliveries in order):\n%s", explorer.DescribeSchedule(sys, v.Steps))
+	if v.Stack != "" {
+		fmt.Fprintf(w, "\nstack of the panic:\n%s", indent(v.Stack))
+	}
+	if !v.Replayed {
+		fmt.Fprintln(w, "\nWARNING: replaying this schedule from the initial state did not reach the same state: a handler is not deterministic")
+	}
+	if out != "" {
+		fmt.Fprintf(w, "\nsaved to %s; re-run it with: ravel replay %s\n", out, out)
+	}
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return "    " + strings.Join(lines, "\n    ") + "\n"
+}
+
+func seconds(s float64) string { return fmt.Sprintf("%.3fs", s) }
+
+// thousands writes n with thousands separators: 4,204,200.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

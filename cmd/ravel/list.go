@@ -1,0 +1,31 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/systems"
+)
+
+func cmdList(args []string, stdout io.Writer) (int, error) {
+	if len(args) > 0 {
+		return 0, usagef("list takes no arguments, got %q", strings.Join(args, " "))
+	}
+	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "SYSTEM\tHARNESSES\tAGENTS\tWHAT")
+	for _, e := range systems.All() {
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", e.Name, strings.Join(e.Harnesses, ","), e.Agents, e.Summary)
+	}
+	fmt.Fprintln(w, "\t\t\t")
+	fmt.Fprintln(w, "STRATEGY\t\t\tWHAT")
+	for _, s := range dpor.Strategies() {
+		fmt.Fprintf(w, "%s\t\t\t%s\n", s.Name, s.Summary)
+	}
+	if err := w.Flush(); err != nil {
+		return 0, err
+	}
+	return exitOK, nil
+}

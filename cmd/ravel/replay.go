@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strconv"
+
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/systems"
+	"github.com/ravelmc/ravel/wgl"
+)
+
+func cmdReplay(args []string, stdout io.Writer) (int, error) {
+	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
+		return 0, usagef("usage: ravel replay FILE (a file written by ravel check --out FILE)")
+	}
+	path := args[0]
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, usagef("replay: %v", err)
+	}
+	var vf violationFile
+	if err := json.Unmarshal(data, &vf); err != nil {
+		return 0, usagef("replay: %s: not a violation file: %v", path, err)
+	}
+	if vf.Format != violationFormat {
+		return 0, usagef("replay: %s: format %q, want %q (written by ravel check --out)", path, vf.Format, violationFormat)
+	}
+	entry, err := systems.Lookup(vf.Run.System)
+	if err != nil {
+		return 0, usagef("replay: %s: %v", path, err)
+	}
+	sys, err := entry.New(vf.Run.Agents, vf.Run.Harness)
+	if err != nil {
+		return 0, usagef("replay: %s: %v", path, err)
+	}
+	ids := make([]uint64, len(vf.Violation.Steps))
+	for i, s := range vf.Violation.Steps {
+		id, err := strconv.ParseUint(s.ID, 16, 64)
+		if err != nil {
+			return 0, usagef("replay: %s: step %d: bad id %q: want 16 hex digits", path, i+1, s.ID)
+		}
+		ids[i] = id
+	}
+	ex, err := explorer.Replay(sys, ids, false)
+	if err != nil {
+		return 0, usagef("replay: %s: %v", path, err)
+	}
+	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, vf.Run.Harness, vf.Run.Agents, len(ex.Steps))
+	fmt.Fprintf(stdout, "\nhistory (each operation spans its invocation … its response):\n%s", histories.Timeline(&sys, ex.Events))
+	fmt.Fprintf(stdout, "\nschedule (deliveries in order):\n%s", explorer.DescribeSchedule(&sys, ex.Steps))
+	same := reflect.DeepEqual(newHistoryJSON(&sys, ex.Events), vf.Violation.History)
+	if same {
+		fmt.Fprintln(stdout, "\nthe replay gives the same history as the saved violation")
+	} else {
+		fmt.Fprintln(stdout, "\nthe replay gives a DIFFERENT history from the saved violation (the system changed, or a handler is not deterministic)")
+	}
+	if ex.Failure != "" {
+		fmt.Fprintf(stdout, "VIOLATION: %s\n", ex.Failure)
+		return exitViolation, nil
+	}
+	res := wgl.Check(sys.Harness.Spec().Spec, histories.Operations(sys.Harness, ex.Events))
+	if res.Verdict == wgl.NotLinearizable {
+		fmt.Fprintln(stdout, "VIOLATION: the history is not linearizable")
+		return exitViolation, nil
+	}
+	fmt.Fprintln(stdout, "the history is linearizable")
+	return exitOK, nil
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+)
+
+// runInfo is what was asked for: enough to rebuild the system and run it again.
+type runInfo struct {
+	System       string `json:"system"`
+	Harness      string `json:"harness"`
+	Strategy     string `json:"strategy"`
+	Agents       int    `json:"agents"`
+	Seed         int64  `json:"seed"`
+	MaxSchedules int64  `json:"max_schedules"`
+	MaxDepth     int    `json:"max_depth"`
+}
+
+// checkReport is check's JSON output: one object.
+type checkReport struct {
+	runInfo
+	Complete                 bool           `json:"complete"`
+	Interrupted              bool           `json:"interrupted"`
+	Schedules                int64          `json:"schedules"`
+	Steps                    int64          `json:"steps"`
+	MaxDepthReached          int            `json:"max_depth_reached"`
+	CutSchedules             int64          `json:"cut_schedules"`
+	HistoriesIncomplete      int64          `json:"histories_incomplete"`
+	HistoriesUnique          int64          `json:"histories_unique"`
+	HistoriesCanonical       int64          `json:"histories_canonical"`
+	Nonlinearizable          int64          `json:"nonlinearizable"`
+	NonlinearizableCanonical int64          `json:"nonlinearizable_canonical"`
+	Panics                   int64          `json:"panics"`
+	HistoriesBeforeFirst     *int64         `json:"histories_before_first"`
+	ExploreSeconds           float64        `json:"explore_seconds"`
+	CheckSeconds             float64        `json:"check_seconds"`
+	TotalSeconds             float64        `json:"total_seconds"`
+	FirstViolationSeconds    *float64       `json:"first_violation_seconds"`
+	SchedulesPerSecond       float64        `json:"schedules_per_second"`
+	FirstViolation           *violationJSON `json:"first_violation"`
+}
+
+type violationJSON struct {
+	Kind     string      `json:"kind"`
+	Schedule int64       `json:"schedule_index"`
+	Message  string      `json:"message,omitempty"`
+	Replayed bool        `json:"replayed"`
+	History  historyJSON `json:"history"`
+	Steps    []stepJSON  `json:"schedule"`
+}
+
+type historyJSON struct {
+	Events   []eventJSON `json:"events"`
+	Timeline string      `json:"timeline"`
+}
+
+type eventJSON struct {
+	Kind   string `json:"kind"`
+	Client string `json:"client"`
+	Op     string `json:"op"`
+	Output string `json:"output,omitempty"`
+}
+
+type stepJSON struct {
+	Step  int    `json:"step"`
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Msg   string `json:"msg"`
+	Timer string `json:"timer,omitempty"`
+}
+
+// violationFile is what check --out writes and replay reads.
+type violationFile struct {
+	Format    string        `json:"format"`
+	Run       runInfo       `json:"run"`
+	Violation violationJSON `json:"violation"`
+}
+
+const violationFormat = "ravel-violation/1"
+
+func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) checkReport {
+	st := res.Stats
+	r := checkReport{
+		runInfo:                  info,
+		Complete:                 res.Complete,
+		Interrupted:              st.Interrupted,
+		Schedules:                st.Schedules,
+		Steps:                    st.Steps,
+		MaxDepthReached:          st.MaxDepth,
+		CutSchedules:             st.Cut,
+		HistoriesIncomplete:      st.Incomplete,
+		HistoriesUnique:          st.Unique,
+		HistoriesCanonical:       st.Canonical,
+		Nonlinearizable:          st.Nonlinearizable,
+		NonlinearizableCanonical: st.NonlinearizableCan,
+		Panics:                   st.Panics,
+		ExploreSeconds:           st.Explore.Seconds(),
+		CheckSeconds:             st.Check.Seconds(),
+		TotalSeconds:             st.Total.Seconds(),
+	}
+	if st.Explore > 0 {
+		r.SchedulesPerSecond = float64(st.Schedules) / st.Explore.Seconds()
+	}
+	if res.First != nil {
+		hf := st.BeforeFirst
+		tf := st.ToFirst.Seconds()
+		r.HistoriesBeforeFirst, r.FirstViolationSeconds = &hf, &tf
+		v := newViolationJSON(sys, res.First)
+		r.FirstViolation = &v
+	}
+	return r
+}
+
+func newViolationJSON(sys *model.System, v *explorer.Violation) violationJSON {
+	out := violationJSON{
+		Kind:     v.Kind,
+		Schedule: v.Schedule,
+		Message:  v.Message,
+		Replayed: v.Replayed,
+		History:  newHistoryJSON(sys, v.Events),
+		Steps:    newStepsJSON(sys, v.Steps),
+	}
+	return out
+}
+
+func newHistoryJSON(sys *model.System, events []histories.Event) historyJSON {
+	spec := sys.Harness.Spec()
+	h := historyJSON{Events: make([]eventJSON, len(events)), Timeline: histories.Timeline(sys, events)}
+	for i, e := range events {
+		in := sys.Harness.InputOf(e.Req)
+		ev := eventJSON{Kind: e.Kind.String(), Client: sys.ActorName(e.Req.Client), Op: spec.Input(in)}
+		if e.Kind == histories.Return {
+			ev.Output = spec.Output(in, e.Output)
+		}
+		h.Events[i] = ev
+	}
+	return h
+}
+
+func newStepsJSON(sys *model.System, steps []explorer.Delivery) []stepJSON {
+	out := make([]stepJSON, len(steps))
+	for i, d := range steps {
+		out[i] = stepJSON{
+			Step:  i + 1,
+			ID:    fmt.Sprintf("%016x", d.ID),
+			Kind:  d.Kind.String(),
+			From:  sys.ActorName(d.From),
+			To:    sys.ActorName(d.To),
+			Msg:   explorer.DescribeMessage(d.Msg),
+			Timer: d.Timer,
+		}
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+package dpor
+
+import "github.com/ravelmc/ravel/model"
+
+// EventKind says what delivering an event means.
+type EventKind uint8
+
+// The kinds of events.
+const (
+	Message EventKind = iota // a message between actors
+	Request                  // a client's request: its delivery invokes an operation
+	Timer                    // an armed timer firing
+)
+
+// String names the kind.
+func (k EventKind) String() string {
+	switch k {
+	case Message:
+		return "message"
+	case Request:
+		return "request"
+	case Timer:
+		return "timer"
+	}
+	return "unknown"
+}
+
+// Event is one thing that can happen next: the delivery of a pending message to its
+// receiver, or the firing of a timer.
+type Event struct {
+	// ID is the event's identity, stable across schedules (DESIGN.md, Semantics 4):
+	// derived from the sender, the receiver, the payload and the step that sent it.
+	ID       uint64
+	Kind     EventKind
+	From, To model.ID
+	// Msg is the payload (for key-based dependence); Timer the timer's name.
+	Msg   any
+	Timer string
+	// Parent is the index on the path of the step that sent the message (its causal
+	// parent), or −1 when it was pending in the initial state.
+	Parent int
+}

@@ -1,0 +1,78 @@
+package dpor
+
+import "math/bits"
+
+// Set is a set of small non-negative integers — indices into a node's Enabled — with the
+// first 64 kept inline so that the common case allocates nothing.
+type Set struct {
+	w    uint64
+	more []uint64
+}
+
+// Add puts i in the set.
+func (s *Set) Add(i int) {
+	if i < 64 {
+		s.w |= 1 << i
+		return
+	}
+	k := i/64 - 1
+	for len(s.more) <= k {
+		s.more = append(s.more, 0)
+	}
+	s.more[k] |= 1 << (i % 64)
+}
+
+// Has reports whether i is in the set.
+func (s *Set) Has(i int) bool {
+	if i < 64 {
+		return s.w&(1<<i) != 0
+	}
+	k := i/64 - 1
+	return k < len(s.more) && s.more[k]&(1<<(i%64)) != 0
+}
+
+// AddAll puts 0 … n−1 in the set.
+func (s *Set) AddAll(n int) {
+	switch {
+	case n >= 64:
+		s.w = ^uint64(0)
+	case n > 0:
+		s.w |= 1<<n - 1
+	}
+	for i := 64; i < n; i++ {
+		s.Add(i)
+	}
+}
+
+// Clear empties the set, keeping its memory.
+func (s *Set) Clear() {
+	s.w = 0
+	clear(s.more)
+	s.more = s.more[:0]
+}
+
+// Len is the number of elements.
+func (s *Set) Len() int {
+	n := bits.OnesCount64(s.w)
+	for _, w := range s.more {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// FirstNotIn returns the smallest element of s that is not in t.
+func (s *Set) FirstNotIn(t *Set) (int, bool) {
+	if d := s.w &^ t.w; d != 0 {
+		return bits.TrailingZeros64(d), true
+	}
+	for k, w := range s.more {
+		var tw uint64
+		if k < len(t.more) {
+			tw = t.more[k]
+		}
+		if d := w &^ tw; d != 0 {
+			return (k+1)*64 + bits.TrailingZeros64(d), true
+		}
+	}
+	return 0, false
+}

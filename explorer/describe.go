@@ -1,0 +1,48 @@
+package explorer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ravelmc/ravel/model"
+)
+
+// DescribeMessage renders a message for people: its String method when it has one,
+// otherwise its type name without the package and its fields, "WriteReplica{Val:1}".
+func DescribeMessage(msg any) string {
+	if s, ok := msg.(fmt.Stringer); ok {
+		return s.String()
+	}
+	t := fmt.Sprintf("%T", msg)
+	t = strings.TrimPrefix(t, "*")
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		t = t[i+1:]
+	}
+	v := fmt.Sprintf("%+v", msg)
+	v = strings.TrimPrefix(v, "&")
+	if strings.HasPrefix(v, "{") {
+		return t + v
+	}
+	return t + "(" + v + ")"
+}
+
+// DescribeDelivery renders step i (from 1) of a schedule as one line:
+// "  7  n0 → n1  WriteReplica{req:c0.0 ver:1 val:1}".
+func DescribeDelivery(sys *model.System, i int, d Delivery) string {
+	what := DescribeMessage(d.Msg)
+	if d.Timer != "" {
+		what = "timer " + strconv.Quote(d.Timer) + " " + what
+	}
+	return fmt.Sprintf("%4d  %s → %s  %s", i, sys.ActorName(d.From), sys.ActorName(d.To), what)
+}
+
+// DescribeSchedule renders a schedule, one delivery a line.
+func DescribeSchedule(sys *model.System, steps []Delivery) string {
+	var b strings.Builder
+	for i, d := range steps {
+		b.WriteString(DescribeDelivery(sys, i+1, d))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

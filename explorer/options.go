@@ -1,0 +1,146 @@
+// Package explorer is Ravel's depth-first engine: it explores the orders in which a
+// system's pending messages can be delivered, keeping an immutable snapshot of the whole
+// system at every depth so that backtracking re-runs nothing, and checks the history of
+// every schedule for linearizability.
+package explorer
+
+import (
+	"time"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+)
+
+// DefaultMaxSchedules is the schedule budget when Options leaves it zero: the DS2
+// paper's cutoff.
+const DefaultMaxSchedules = 50_000
+
+// DefaultMaxDepth is the depth budget when Options leaves it zero. Schedules of the
+// shipped systems are tens of steps long; a system that never quiesces (a timer that
+// re-arms itself) is cut here.
+const DefaultMaxDepth = 1_000
+
+// Unlimited, as a budget, means no limit.
+const Unlimited = -1
+
+// Options configure a run. The zero value explores exhaustively with the default budgets.
+type Options struct {
+	// Strategy decides which schedules to explore; nil means dpor.Exhaustive().
+	Strategy dpor.Strategy
+	// MaxSchedules stops the search after this many schedules: 0 means
+	// DefaultMaxSchedules, Unlimited means no limit.
+	MaxSchedules int64
+	// MaxDepth ends a schedule after this many steps even if events are still enabled;
+	// such a schedule is cut, and counted apart. 0 means DefaultMaxDepth, Unlimited no limit.
+	MaxDepth int
+	// Reflective forces the reflective deep copy and fingerprint even for actors and
+	// messages that have Clone and HashState methods (to measure what those buy).
+	Reflective bool
+	// OnSchedule, when set, is called at the end of every schedule. The argument is valid
+	// only during the call.
+	OnSchedule func(*ScheduleEnd)
+	// Progress, when set, is called about every ProgressEvery with the statistics so far.
+	Progress      func(Stats)
+	ProgressEvery time.Duration
+}
+
+func (o Options) maxSchedules() int64 {
+	switch {
+	case o.MaxSchedules == 0:
+		return DefaultMaxSchedules
+	case o.MaxSchedules < 0:
+		return 1<<63 - 1
+	}
+	return o.MaxSchedules
+}
+
+func (o Options) maxDepth() int {
+	switch {
+	case o.MaxDepth == 0:
+		return DefaultMaxDepth
+	case o.MaxDepth < 0:
+		return 1<<31 - 1
+	}
+	return o.MaxDepth
+}
+
+// ScheduleEnd describes a schedule that just ended, for Options.OnSchedule.
+type ScheduleEnd struct {
+	// Index is the schedule's number, from 1.
+	Index int64
+	// Steps are the events delivered, in order.
+	Steps []dpor.Event
+	// Events are the history.
+	Events []histories.Event
+	// Fingerprint is the fingerprint of the final state.
+	Fingerprint uint64
+	// Cut reports that the depth budget ended the schedule.
+	Cut bool
+}
+
+// Stats are a run's measurements; the names in comments are the DS2 paper's (Table A1).
+type Stats struct {
+	Schedules int64 // #S: schedules explored (cut ones included)
+	Steps     int64 // handler runs: events delivered
+	MaxDepth  int   // the longest schedule
+	Cut       int64 // schedules ended by the depth budget
+
+	Incomplete         int64 // #IH: schedules whose history has an operation not invoked or not answered
+	Unique             int64 // #UH: chronologically unique histories
+	Canonical          int64 // #CH: canonically unique histories
+	Nonlinearizable    int64 // #NL: chronologically unique histories that are not linearizable
+	NonlinearizableCan int64 // canonically unique histories that are not linearizable
+	Panics             int64 // schedules that ended in a handler's panic (or an ill-typed response)
+	BeforeFirst        int64 // #HF: unique histories found before the first violation; −1 if none
+
+	Explore     time.Duration // TS: exploring, checking excluded
+	Check       time.Duration // TC: checking histories
+	Total       time.Duration // TT
+	ToFirst     time.Duration // TF: from the start to the first violation; 0 if none
+	Interrupted bool          // the context was cancelled
+}
+
+// Result is what a run found.
+type Result struct {
+	Stats Stats
+	// Complete reports that the search ended by itself: no budget stopped it, no
+	// schedule was cut, and it was not cancelled.
+	Complete bool
+	// First is the first violation found, or nil.
+	First *Violation
+	// Strategy names the strategy that ran.
+	Strategy string
+}
+
+// Violation is a finding: a schedule whose history is not linearizable, or in which a
+// handler panicked or answered with a value of the wrong type.
+type Violation struct {
+	// Kind is "nonlinearizable", "panic" or "bad-response".
+	Kind string
+	// Schedule is the number of the schedule that found it, from 1.
+	Schedule int64
+	// Steps are the deliveries of the schedule, up to and including the one that
+	// panicked.
+	Steps []Delivery
+	// Events are the history of the schedule.
+	Events []histories.Event
+	// Message says what went wrong, for panics and bad responses.
+	Message string
+	// Stack is the handler's stack at a panic.
+	Stack string
+	// Fingerprint is the fingerprint of the schedule's last state.
+	Fingerprint uint64
+	// Replayed reports that re-running the schedule from the initial state reached the
+	// same fingerprint; false means a handler is not deterministic (DESIGN.md, Semantics 1).
+	Replayed bool
+}
+
+// Delivery is one step of a reported schedule.
+type Delivery struct {
+	ID       uint64
+	Kind     dpor.EventKind
+	From, To model.ID
+	Msg      any
+	Timer    string
+}

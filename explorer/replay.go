@@ -1,0 +1,76 @@
+package explorer
+
+import (
+	"fmt"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+)
+
+// Execution is the outcome of replaying one schedule from the initial state.
+type Execution struct {
+	// Steps are the deliveries made, in order.
+	Steps []Delivery
+	// Events are the history.
+	Events []histories.Event
+	// Fingerprint is the fingerprint of the final state.
+	Fingerprint uint64
+	// Failure is set when a handler panicked or answered with an ill-typed value at the
+	// last step: "panic: …" or "bad-response: …".
+	Failure string
+}
+
+// Replay runs the schedule ids — event identities, as in a Violation's Steps — on sys
+// from its initial state, with nothing carried over from any other run: the stateless
+// re-execution that reports and tests rely on. It fails when an event of the schedule is
+// not enabled when its turn comes.
+func Replay(sys model.System, ids []uint64, reflective bool) (*Execution, error) {
+	x, err := newExecutor(&sys, reflective)
+	if err != nil {
+		return nil, err
+	}
+	return replay(x, ids)
+}
+
+func replay(x *executor, ids []uint64) (*Execution, error) {
+	s, fail, err := x.initial()
+	if err != nil {
+		return nil, err
+	}
+	ex := &Execution{}
+	if fail != nil {
+		ex.Failure = fail.kind + ": " + fail.msg
+		return ex, nil
+	}
+	var log []histories.Event
+	var buf []dpor.Event
+	var idx []int
+	for d, id := range ids {
+		buf, idx = x.enabled(s, buf, idx)
+		k := -1
+		for i, ev := range buf {
+			if ev.ID == id {
+				k = i
+				break
+			}
+		}
+		if k < 0 {
+			return nil, fmt.Errorf("replay: step %d: event %016x is not enabled (the schedule does not belong to this system, or a handler is not deterministic)", d+1, id)
+		}
+		ev := buf[k]
+		ex.Steps = append(ex.Steps, Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer})
+		next, l, f := x.step(s, idx[k], d, log)
+		log = l
+		if f != nil {
+			ex.Failure = f.kind + ": " + f.msg
+			ex.Events = log[:next.events]
+			ex.Fingerprint = next.fingerprint()
+			return ex, nil
+		}
+		s = next
+	}
+	ex.Events = log[:s.events]
+	ex.Fingerprint = s.fingerprint()
+	return ex, nil
+}

@@ -1,0 +1,328 @@
+package explorer
+
+import (
+	"fmt"
+	"runtime/debug"
+	"slices"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/snapshot"
+)
+
+// pending is a message (or armed timer) not yet delivered. It is immutable once made:
+// states share it.
+type pending struct {
+	ev    dpor.Event
+	chash uint64          // content: kind, sender, receiver, timer name, payload
+	req   model.RequestID // the operation, when ev.Kind is dpor.Request
+}
+
+// client is a client's progress: how many of its requests were delivered (invoked) and
+// answered.
+type client struct {
+	invoked, answered int32
+}
+
+// state is a complete snapshot of the system (DESIGN.md, Semantics 6–7). Nothing mutates
+// a state once the step that made it has finished; a step copies only what it changes.
+// The history is not stored here: a state on the search path has as its history the
+// first events of the path's event log (see engine.events).
+type state struct {
+	actors  []model.Actor
+	ahash   []uint64 // each actor's fingerprint
+	pending []*pending
+	clients []client
+	events  int    // length of the history
+	chrono  uint64 // chain hash of the history
+	asum    uint64 // Σ mix(i, ahash[i])
+	psum    uint64 // Σ chash over pending (order-independent)
+}
+
+// fingerprint covers actors, pending messages and timers, and the history (which also
+// fixes each client's progress).
+func (s *state) fingerprint() uint64 {
+	return model.Mix64(s.asum ^ model.Mix64(s.psum+0x9E3779B97F4A7C15) ^ model.Mix64(s.chrono^0xC2B2AE3D27D4EB4F))
+}
+
+func actorTerm(i int, h uint64) uint64 { return model.Mix64(h + uint64(i)*0x9E3779B97F4A7C15) }
+
+// executor runs steps of one system. It is not safe for concurrent use.
+type executor struct {
+	sys     *model.System
+	harness *model.Harness
+	spec    interface{ IsOutput(any) bool }
+	mode    snapshot.Mode
+	ctx     *model.Ctx
+	h       *model.Hasher
+	fifo    bool
+}
+
+// failure is a finding made while running a step: a panic or an ill-typed response.
+type failure struct {
+	kind, msg, stack string
+}
+
+func newExecutor(sys *model.System, reflective bool) (*executor, error) {
+	if err := sys.Validate(); err != nil {
+		return nil, err
+	}
+	mode := snapshot.Mode{Reflective: reflective}
+	for i, a := range sys.Actors {
+		if err := mode.CheckCopyable(a); err != nil {
+			return nil, fmt.Errorf("actor %s: %w", sys.ActorName(model.ID(i)), err)
+		}
+	}
+	x := &executor{
+		sys:     sys,
+		harness: sys.Harness,
+		mode:    mode,
+		ctx:     model.NewCtx(len(sys.Actors), sys.Harness.NumClients()),
+		h:       mode.NewHasher(),
+		fifo:    sys.Network == model.FIFO,
+	}
+	sp := sys.Harness.Spec()
+	x.spec = outputChecker(sp.IsOutput)
+	return x, nil
+}
+
+type outputChecker func(any) bool
+
+func (f outputChecker) IsOutput(v any) bool { return f(v) }
+
+func (x *executor) hashValue(v any) uint64 {
+	x.h.Reset()
+	x.mode.Hash(x.h, v)
+	return x.h.Sum64()
+}
+
+func (x *executor) contentHash(kind dpor.EventKind, from, to model.ID, timer string, payload uint64) uint64 {
+	h := model.Hasher{}
+	h.Uint64(uint64(kind))
+	h.ID(from)
+	h.ID(to)
+	if timer != "" {
+		h.String(timer)
+	}
+	h.Uint64(payload)
+	return h.Sum64()
+}
+
+func messageID(parent uint64, index int, content uint64) uint64 {
+	h := model.Hasher{}
+	h.Uint64(parent)
+	h.Int(index)
+	h.Uint64(content)
+	return h.Sum64()
+}
+
+// request makes the pending request of client c's operation seq.
+func (x *executor) request(c int, seq int32) *pending {
+	id := model.RequestID{Client: model.ClientID(c), Seq: int(seq)}
+	msg := x.harness.Request(id)
+	to := x.harness.Target(c)
+	ch := x.contentHash(dpor.Request, id.Client, to, "", x.hashValue(msg))
+	return &pending{
+		ev:    dpor.Event{ID: messageID(0x52657175657374, c<<20|id.Seq, ch), Kind: dpor.Request, From: id.Client, To: to, Msg: msg, Parent: -1},
+		chash: ch,
+		req:   id,
+	}
+}
+
+// initial builds the initial state: copies of the system's actors after their start-up
+// actions, the messages those sent, and every client's first request. It reports a panic
+// in a start-up action as a failure.
+func (x *executor) initial() (*state, *failure, error) {
+	n := len(x.sys.Actors)
+	s := &state{
+		actors:  make([]model.Actor, n),
+		ahash:   make([]uint64, n),
+		clients: make([]client, x.harness.NumClients()),
+	}
+	for i, a := range x.sys.Actors {
+		c, err := x.mode.Clone(a)
+		if err != nil {
+			return nil, nil, fmt.Errorf("copying actor %s: %w", x.sys.ActorName(model.ID(i)), err)
+		}
+		s.actors[i] = c
+	}
+	for i, a := range s.actors {
+		st, ok := a.(model.Starter)
+		if !ok {
+			continue
+		}
+		parent := dpor.Event{ID: messageID(0x5374617274, i, 0), To: model.ID(i), Parent: -1}
+		if f := x.run(func() { st.Start(x.ctx) }, model.ID(i)); f != nil {
+			f.msg = "start-up of " + x.sys.ActorName(model.ID(i)) + ": " + f.msg
+			return nil, f, nil
+		}
+		if f := x.apply(s, &parent, -1); f != nil {
+			return nil, f, nil
+		}
+	}
+	for i, a := range s.actors {
+		s.ahash[i] = x.hashValue(a)
+		s.asum += actorTerm(i, s.ahash[i])
+	}
+	for c := range s.clients {
+		if x.harness.Ops(c) > 0 {
+			p := x.request(c, 0)
+			s.pending = append(s.pending, p)
+			s.psum += p.chash
+		}
+	}
+	return s, nil, nil
+}
+
+// run calls a handler, turning a panic into a failure.
+func (x *executor) run(f func(), self model.ID) (fail *failure) {
+	defer func() {
+		if r := recover(); r != nil {
+			fail = &failure{kind: "panic", msg: fmt.Sprint(r), stack: string(debug.Stack())}
+		}
+	}()
+	x.ctx.Begin(self)
+	f()
+	return nil
+}
+
+// enabled lists the events deliverable from s into buf, with the index in s.pending of
+// each, in pending order: every pending event on an unordered network; on FIFO, the oldest
+// pending message of each (sender, receiver) channel, and every timer.
+func (x *executor) enabled(s *state, buf []dpor.Event, idx []int) ([]dpor.Event, []int) {
+	buf, idx = buf[:0], idx[:0]
+	for i, p := range s.pending {
+		if x.fifo && p.ev.Kind != dpor.Timer && blockedFIFO(s.pending[:i], p) {
+			continue
+		}
+		buf = append(buf, p.ev)
+		idx = append(idx, i)
+	}
+	return buf, idx
+}
+
+func blockedFIFO(earlier []*pending, p *pending) bool {
+	for _, q := range earlier {
+		if q.ev.From == p.ev.From && q.ev.To == p.ev.To && q.ev.Kind != dpor.Timer {
+			return true
+		}
+	}
+	return false
+}
+
+// step delivers s.pending[k] at path position depth and returns the next state, the
+// history events it adds (appended to log), or the failure it ran into.
+func (x *executor) step(s *state, k int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
+	p := s.pending[k]
+	n := &state{
+		actors:  s.actors,
+		ahash:   s.ahash,
+		clients: s.clients,
+		events:  s.events,
+		chrono:  s.chrono,
+		asum:    s.asum,
+		psum:    s.psum - p.chash,
+	}
+	n.pending = make([]*pending, 0, len(s.pending)+4)
+	n.pending = append(n.pending, s.pending[:k]...)
+	n.pending = append(n.pending, s.pending[k+1:]...)
+	if p.ev.Kind == dpor.Request {
+		c, _ := p.req.Client.Client()
+		n.clients = append([]client(nil), s.clients...)
+		n.clients[c].invoked++
+		log = x.record(n, log, histories.Event{Kind: histories.Invoke, Req: p.req})
+	}
+	to := int(p.ev.To)
+	actor, err := x.mode.Clone(s.actors[to])
+	if err != nil {
+		return nil, log, &failure{kind: "panic", msg: "copying " + x.sys.ActorName(p.ev.To) + ": " + err.Error()}
+	}
+	env := model.Envelope{From: p.ev.From, To: p.ev.To, Msg: p.ev.Msg, Timer: p.ev.Timer}
+	if f := x.run(func() { actor.Receive(x.ctx, env) }, p.ev.To); f != nil {
+		return n, log, f
+	}
+	var f *failure
+	log, f = x.effects(n, s.clients, &p.ev, depth, log)
+	if f != nil {
+		return n, log, f
+	}
+	if h := x.hashValue(actor); h != s.ahash[to] {
+		n.actors = append([]model.Actor(nil), s.actors...)
+		n.ahash = append([]uint64(nil), s.ahash...)
+		n.actors[to] = actor
+		n.ahash[to] = h
+		n.asum += actorTerm(to, h) - actorTerm(to, s.ahash[to])
+	}
+	return n, log, nil
+}
+
+func (x *executor) record(n *state, log []histories.Event, e histories.Event) []histories.Event {
+	log = append(log[:n.events], e)
+	n.events++
+	n.chrono = histories.ChainHash(n.chrono, e)
+	return log
+}
+
+// apply performs the effects of the handler that just ran on behalf of parent, without a
+// history (start-up actions).
+func (x *executor) apply(s *state, parent *dpor.Event, depth int) *failure {
+	_, f := x.effects(s, nil, parent, depth, nil)
+	return f
+}
+
+// effects applies what the handler of event parent (the step at path position depth)
+// asked for to n, which the step owns.
+// shared is the parent state's client slice, which n must copy before changing.
+func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth int, log []histories.Event) ([]histories.Event, *failure) {
+	self := parent.To
+	for i, e := range x.ctx.Effects() {
+		switch e.Kind {
+		case model.EffectSend:
+			ch := x.contentHash(dpor.Message, self, e.To, "", x.hashValue(e.Msg))
+			x.add(n, &pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Message, From: self, To: e.To, Msg: e.Msg, Parent: depth}, chash: ch})
+		case model.EffectSetTimer:
+			x.cancel(n, self, e.Name)
+			ch := x.contentHash(dpor.Timer, self, self, e.Name, x.hashValue(e.Msg))
+			x.add(n, &pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Timer, From: self, To: self, Msg: e.Msg, Timer: e.Name, Parent: depth}, chash: ch})
+		case model.EffectCancelTimer:
+			x.cancel(n, self, e.Name)
+		case model.EffectRespond:
+			c, _ := e.Req.Client.Client()
+			cl := n.clients[c]
+			if log == nil || int32(e.Req.Seq) != cl.answered || cl.answered >= cl.invoked {
+				continue // a duplicate, or an answer to a request not outstanding: the client ignores it
+			}
+			if !x.spec.IsOutput(e.Msg) {
+				return log, &failure{kind: "bad-response", msg: fmt.Sprintf("%s answered %s's %s with %T %+v; the specification's outputs are %s",
+					x.sys.ActorName(self), x.sys.ActorName(e.Req.Client), x.harness.Spec().Input(x.harness.Input(c, e.Req.Seq)), e.Msg, e.Msg, x.harness.Spec().OutputType())}
+			}
+			if &n.clients[0] == &shared[0] {
+				n.clients = append([]client(nil), n.clients...)
+			}
+			n.clients[c].answered++
+			log = x.record(n, log, histories.Event{Kind: histories.Return, Req: e.Req, Output: e.Msg, OutputHash: x.hashValue(e.Msg)})
+			if next := n.clients[c].answered; int(next) < x.harness.Ops(c) {
+				x.add(n, x.request(c, next))
+			}
+		}
+	}
+	return log, nil
+}
+
+// add makes p pending in n.
+func (x *executor) add(n *state, p *pending) {
+	n.pending = append(n.pending, p)
+	n.psum += p.chash
+}
+
+// cancel disarms self's timer name in n, if it is armed.
+func (x *executor) cancel(n *state, self model.ID, name string) {
+	for i, p := range n.pending {
+		if p.ev.Kind == dpor.Timer && p.ev.To == self && p.ev.Timer == name {
+			n.psum -= p.chash
+			n.pending = slices.Delete(n.pending, i, i+1) // n owns its pending slice
+			return
+		}
+	}
+}

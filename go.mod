@@ -1,0 +1,9 @@
+module github.com/ravelmc/ravel
+
+go 1.26
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/mitchellh/copystructure v1.2.0 // indirect
+	github.com/mitchellh/reflectwalk v1.0.2 // indirect
+)

@@ -1,0 +1,71 @@
+package model
+
+import "strconv"
+
+// ID names an actor of a system or a client of its harness. The system's own actors are
+// 0 … n−1, in the order of System.Actors; client c is −1−c (see ClientID), so an ID says
+// by itself whether it names a client.
+type ID int
+
+// ClientID is the ID of client c (0-based).
+func ClientID(c int) ID { return ID(-1 - c) }
+
+// Client reports the client index of id, and whether id names a client at all.
+func (id ID) Client() (int, bool) { return int(-1 - id), id < 0 }
+
+// String names id the way reports do: "n0", "n1", … for actors, "c0", "c1", … for clients.
+func (id ID) String() string {
+	if c, ok := id.Client(); ok {
+		return "c" + strconv.Itoa(c)
+	}
+	return "n" + strconv.Itoa(int(id))
+}
+
+// Actor is a participant of the system. Its fields are its state.
+//
+// Receive handles one message. It runs to completion before any other step, and must be
+// deterministic (see the package documentation). It may change the actor's fields and
+// call ctx to send messages, respond to clients and set timers; it must not keep ctx or
+// env.Msg's mutable parts beyond the call. A panic in Receive is a finding about the
+// system: Ravel reports it with the schedule that led to it.
+type Actor interface {
+	Receive(ctx *Ctx, env Envelope)
+}
+
+// Starter is an actor with a start-up action. Start runs once, before exploration, in
+// the order of System.Actors; what it sends is pending in the initial state.
+type Starter interface {
+	Start(ctx *Ctx)
+}
+
+// Envelope is a message on its way: who sent it, who receives it, and the payload.
+type Envelope struct {
+	From, To ID
+	// Msg is the payload: a message value, a client's Request, or the payload of a timer.
+	Msg any
+	// Timer is the timer's name when a timer fires, and empty for a message.
+	Timer string
+}
+
+// Network says in which orders pending messages may be delivered.
+type Network uint8
+
+const (
+	// Unordered is a bag: any pending message may be delivered next. This is DS2's
+	// message reordering, and the default.
+	Unordered Network = iota
+	// FIFO delivers the messages of one (sender, receiver) channel in the order they were
+	// sent; messages of different channels interleave freely.
+	FIFO
+)
+
+// String names the network kind.
+func (n Network) String() string {
+	switch n {
+	case Unordered:
+		return "unordered"
+	case FIFO:
+		return "fifo"
+	}
+	return "Network(" + strconv.Itoa(int(n)) + ")"
+}

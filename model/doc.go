@@ -1,0 +1,35 @@
+// Package model is Ravel's language for distributed systems: actors, messages, timers,
+// clients and harnesses.
+//
+// An actor is a Go value whose fields are its state and whose Receive method handles one
+// message at a time through a [Ctx]. Messages are plain Go values. A [System] puts actors
+// together with the network they talk over and a [Harness]: the clients, what each of them
+// asks of which actor, and the sequential specification the answers must agree with.
+//
+// # Determinism
+//
+// Ravel explores the orders in which messages can be delivered and must be able to replay
+// any of them, so a handler must be a deterministic function of the actor's state and the
+// message: no goroutines, no clocks, no global randomness, no I/O, and nothing it sends may
+// depend on map iteration order. Every effect — a send, a response, a timer — goes through
+// the context. Ravel checks this when it reports a finding: the schedule is replayed from
+// the initial state and must reach the same fingerprints.
+//
+// # What a step is
+//
+// One step delivers one pending message (or fires one timer) to its receiver and runs the
+// handler to completion. Steps are the only scheduling points. A client's request is
+// invoked when it is delivered to the system; it returns when an actor calls
+// [Ctx.Respond] for it. The response is not a message the network can reorder: it only
+// lets that client send its next request.
+//
+// # Snapshots
+//
+// Ravel copies an actor before each step that changes it, with the actor's own
+// Clone() Actor method when it has one and a reflective deep copy otherwise; the
+// reflective copy cannot see unexported fields, so an actor with unexported state must
+// have a Clone method (Ravel refuses it otherwise). An actor (or a message) with a
+// HashState(*Hasher) method fingerprints itself; otherwise Ravel walks it by reflection.
+// Both fast paths are optional and must agree with the value: equal states, equal
+// fingerprints; a clone shares no mutable memory with the original.
+package model

@@ -1,0 +1,135 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/ravelmc/ravel/specs"
+)
+
+// RequestID names one operation of the harness: the client that invokes it and its place
+// in that client's sequence (0, 1, …).
+type RequestID struct {
+	Client ID
+	Seq    int
+}
+
+// String names the operation: "c0.1" is client c0's second operation.
+func (r RequestID) String() string { return r.Client.String() + "." + strconv.Itoa(r.Seq) }
+
+// Request is the message a client sends to invoke an operation with input I. Actors
+// receive it as a model.Request[I] (for example model.Request[specs.RegisterInput]),
+// may forward it as it is, and answer it with Ctx.Respond(req.ID, output).
+//
+// A request is fingerprinted by its ID: the harness fixes the input of every ID, so an
+// actor that forwards a request must not change its Input (copy it into a message of its
+// own instead).
+type Request[I any] struct {
+	ID    RequestID
+	Input I
+}
+
+// String renders the request: "Request{c0.0 Write(1)}".
+func (r Request[I]) String() string { return fmt.Sprintf("Request{%v %v}", r.ID, r.Input) }
+
+// HashState fingerprints the request by its ID.
+func (r Request[I]) HashState(h *Hasher) {
+	h.Uint64(0x5265717565737400) // "Request"
+	h.ID(r.ID.Client)
+	h.Int(r.ID.Seq)
+}
+
+// Client is one client of a harness: the actor it talks to and the operations it invokes,
+// one after another — each after the previous one has been answered.
+type Client[I any] struct {
+	Target ID
+	Ops    []I
+}
+
+// Calls is a client that invokes ops, in order, on actor target.
+func Calls[I any](target ID, ops ...I) Client[I] {
+	return Client[I]{Target: target, Ops: ops}
+}
+
+// Harness says what the clients of a system do and which sequential specification their
+// answers are checked against. Build one with Clients.
+type Harness struct {
+	spec    specs.Erased
+	targets []ID
+	inputs  [][]any
+	request func(id RequestID, in any) any
+}
+
+// Clients returns the harness in which each of clients runs its operations against its
+// target, all clients concurrently, and whose histories must be linearizable with
+// respect to spec. DS2's harnesses use one client per operation.
+func Clients[S, I, O comparable](spec specs.Spec[S, I, O], clients ...Client[I]) *Harness {
+	h := &Harness{
+		spec:    specs.Erase(spec),
+		targets: make([]ID, len(clients)),
+		inputs:  make([][]any, len(clients)),
+		request: func(id RequestID, in any) any { return Request[I]{ID: id, Input: in.(I)} },
+	}
+	for c, cl := range clients {
+		h.targets[c] = cl.Target
+		h.inputs[c] = make([]any, len(cl.Ops))
+		for k, op := range cl.Ops {
+			h.inputs[c][k] = op
+		}
+	}
+	return h
+}
+
+// Spec is the specification, with its types erased.
+func (h *Harness) Spec() specs.Erased { return h.spec }
+
+// NumClients is the number of clients.
+func (h *Harness) NumClients() int { return len(h.targets) }
+
+// Target is the actor client c (0-based, not its ID) talks to.
+func (h *Harness) Target(c int) ID { return h.targets[c] }
+
+// Ops is the number of operations client c invokes.
+func (h *Harness) Ops(c int) int { return len(h.inputs[c]) }
+
+// Input is the input of client c's operation k.
+func (h *Harness) Input(c, k int) any { return h.inputs[c][k] }
+
+// Request builds the message that invokes operation id.
+func (h *Harness) Request(id RequestID) any {
+	c, _ := id.Client.Client()
+	return h.request(id, h.inputs[c][id.Seq])
+}
+
+// InputOf is the input of operation id.
+func (h *Harness) InputOf(id RequestID) any {
+	c, _ := id.Client.Client()
+	return h.inputs[c][id.Seq]
+}
+
+// NumOps is the total number of operations of all clients.
+func (h *Harness) NumOps() int {
+	n := 0
+	for _, in := range h.inputs {
+		n += len(in)
+	}
+	return n
+}
+
+func (h *Harness) validate(actors int) error {
+	if h == nil {
+		return fmt.Errorf("model: the system has no harness")
+	}
+	if err := h.spec.Validate(); err != nil {
+		return err
+	}
+	if len(h.targets) == 0 {
+		return fmt.Errorf("model: the harness has no clients")
+	}
+	for c, t := range h.targets {
+		if t < 0 || int(t) >= actors {
+			return fmt.Errorf("model: client %d targets actor %d, but the system has actors 0…%d", c, t, actors-1)
+		}
+	}
+	return nil
+}

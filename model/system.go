@@ -1,0 +1,51 @@
+package model
+
+import (
+	"fmt"
+)
+
+// System is a distributed system under test: its actors in their initial states, the
+// network between them, and the harness that drives and judges them.
+//
+// Ravel never mutates the values in Actors: exploration starts from copies.
+type System struct {
+	// Name identifies the system in reports.
+	Name string
+	// Actors are the system's actors in their initial states; actor i has ID i.
+	Actors []Actor
+	// Names, when set, names the actors in reports (one per actor); by default actor i is
+	// "n<i>" and client c is "c<c>".
+	Names []string
+	// Network is the delivery discipline; the zero value is Unordered.
+	Network Network
+	// Harness is what the clients do and the specification they are judged by.
+	Harness *Harness
+}
+
+// Validate reports, in one line, what makes the system unusable: no actors, a nil actor,
+// a client aimed at no actor, a specification without its required functions.
+func (s *System) Validate() error {
+	if len(s.Actors) == 0 {
+		return fmt.Errorf("model: system %q has no actors", s.Name)
+	}
+	for i, a := range s.Actors {
+		if a == nil {
+			return fmt.Errorf("model: system %q: actor %d is nil", s.Name, i)
+		}
+	}
+	if s.Names != nil && len(s.Names) != len(s.Actors) {
+		return fmt.Errorf("model: system %q has %d names for %d actors", s.Name, len(s.Names), len(s.Actors))
+	}
+	if s.Network > FIFO {
+		return fmt.Errorf("model: system %q: unknown network kind %d", s.Name, s.Network)
+	}
+	return s.Harness.validate(len(s.Actors))
+}
+
+// ActorName names an actor or a client for reports: "n0", "c2", or the system's Names.
+func (s *System) ActorName(id ID) string {
+	if s.Names != nil && id >= 0 && int(id) < len(s.Names) {
+		return s.Names[id]
+	}
+	return id.String()
+}

@@ -1,0 +1,73 @@
+package specs
+
+import "strconv"
+
+// KVOp names an operation of the key-value map.
+type KVOp uint8
+
+// The operations of the key-value map.
+const (
+	KVGet KVOp = iota
+	KVPut
+	KVAppend
+)
+
+// KVInput is an operation on one key of a key-value map.
+type KVInput struct {
+	Op    KVOp
+	Key   string
+	Value string
+}
+
+// String renders the input: "Get(k)", "Put(k, \"v\")", "Append(k, \"v\")".
+func (in KVInput) String() string {
+	switch in.Op {
+	case KVPut:
+		return "Put(" + in.Key + ", " + strconv.Quote(in.Value) + ")"
+	case KVAppend:
+		return "Append(" + in.Key + ", " + strconv.Quote(in.Value) + ")"
+	default:
+		return "Get(" + in.Key + ")"
+	}
+}
+
+// KVOutput is the map's answer: the value a get saw; empty for put and append.
+type KVOutput struct {
+	Value string
+}
+
+// Get reads key.
+func Get(key string) KVInput { return KVInput{Op: KVGet, Key: key} }
+
+// Put sets key to value.
+func Put(key, value string) KVInput { return KVInput{Op: KVPut, Key: key, Value: value} }
+
+// Append appends value to key's value.
+func Append(key, value string) KVInput { return KVInput{Op: KVAppend, Key: key, Value: value} }
+
+// KV is a map from string keys to string values, every key starting as "", with get,
+// put and append. It is partitioned by key: its state is the value of one key.
+func KV() Spec[string, KVInput, KVOutput] {
+	return Spec[string, KVInput, KVOutput]{
+		Name: "kv",
+		Init: func() string { return "" },
+		Apply: func(s string, in KVInput) (string, KVOutput) {
+			switch in.Op {
+			case KVPut:
+				return in.Value, KVOutput{}
+			case KVAppend:
+				return s + in.Value, KVOutput{}
+			default:
+				return s, KVOutput{Value: s}
+			}
+		},
+		Partition: func(in KVInput) string { return in.Key },
+		DescribeInput: KVInput.String,
+		DescribeOutput: func(in KVInput, out KVOutput) string {
+			if in.Op != KVGet {
+				return "ok"
+			}
+			return strconv.Quote(out.Value)
+		},
+	}
+}

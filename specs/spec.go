@@ -1,0 +1,117 @@
+// Package specs holds sequential specifications: the simple, one-operation-at-a-time
+// objects that a distributed system is supposed to behave like.
+//
+// A specification is a [Spec]: a struct of functions over a state type S, an input type I
+// (what a client asks) and an output type O (what it is told). All three are comparable so
+// that the checker can memoize states and compare outputs with ==, without boxing and
+// without user-written equality.
+//
+// The package imports nothing of Ravel's; every other package may build on it.
+package specs
+
+import "fmt"
+
+// Spec is a deterministic sequential object.
+//
+// The zero value is not usable: Name, Init and Apply are required. A Spec is a value;
+// copying it is cheap and shares the functions.
+type Spec[S, I, O comparable] struct {
+	// Name identifies the specification in output ("register", "kv", …).
+	Name string
+
+	// Init returns the initial state. For a partitioned specification (Partition set)
+	// it is the initial state of every partition.
+	Init func() S
+
+	// Apply performs one operation on s and returns the next state and the output a
+	// correct object gives. It must be a pure, total function: it is called with the same
+	// arguments many times, in any order, and must not retain or mutate anything reachable
+	// from s (S is a value type, so this holds unless S holds pointers).
+	Apply func(s S, in I) (S, O)
+
+	// Partition, when set, returns the key an input acts on. Operations on different
+	// keys are independent (linearizability is compositional, Herlihy & Wing), so the
+	// checker splits a history by key and checks each part on its own, starting each from
+	// Init. S is then the state of one key. Nil means one partition.
+	Partition func(in I) string
+
+	// DescribeInput renders an input for timelines and reports ("Write(1)").
+	// Nil falls back to fmt's %v.
+	DescribeInput func(in I) string
+
+	// DescribeOutput renders the output of an operation with input in ("ok", "1").
+	// Nil falls back to fmt's %v of out.
+	DescribeOutput func(in I, out O) string
+}
+
+// Validate reports whether the required fields are set.
+func (s Spec[S, I, O]) Validate() error {
+	switch {
+	case s.Name == "":
+		return fmt.Errorf("specs: specification has no Name")
+	case s.Init == nil:
+		return fmt.Errorf("specs: specification %q has no Init", s.Name)
+	case s.Apply == nil:
+		return fmt.Errorf("specs: specification %q has no Apply", s.Name)
+	}
+	return nil
+}
+
+// Input renders in with DescribeInput, or %v when that is nil.
+func (s Spec[S, I, O]) Input(in I) string {
+	if s.DescribeInput != nil {
+		return s.DescribeInput(in)
+	}
+	return fmt.Sprintf("%v", in)
+}
+
+// Output renders the output out of an operation with input in, with DescribeOutput, or
+// %v when that is nil.
+func (s Spec[S, I, O]) Output(in I, out O) string {
+	if s.DescribeOutput != nil {
+		return s.DescribeOutput(in, out)
+	}
+	return fmt.Sprintf("%v", out)
+}
+
+// Erase returns the same specification over interface values, for code that handles
+// histories of many specifications without knowing their types (the explorer, the
+// command line). Apply panics if it is handed an input of another type than I; callers
+// check types where values enter (see Erased.IsInput and IsOutput). An erased state is
+// comparable because S is.
+func Erase[S, I, O comparable](s Spec[S, I, O]) Erased {
+	e := Erased{
+		Spec: Spec[any, any, any]{
+			Name: s.Name,
+			Init: func() any { return s.Init() },
+			Apply: func(st any, in any) (any, any) {
+				next, out := s.Apply(st.(S), in.(I))
+				return next, out
+			},
+			DescribeInput:  func(in any) string { return s.Input(in.(I)) },
+			DescribeOutput: func(in, out any) string { return s.Output(in.(I), out.(O)) },
+		},
+		IsInput:  func(v any) bool { _, ok := v.(I); return ok },
+		IsOutput: func(v any) bool { _, ok := v.(O); return ok },
+		OutputType: func() string {
+			var zero O
+			return fmt.Sprintf("%T", zero)
+		},
+	}
+	if s.Partition != nil {
+		e.Spec.Partition = func(in any) string { return s.Partition(in.(I)) }
+	}
+	return e
+}
+
+// Erased is a specification whose types are known only at run time, with the checks
+// that make it safe to feed it values from user code.
+type Erased struct {
+	Spec[any, any, any]
+	// IsInput reports whether v has the specification's input type.
+	IsInput func(v any) bool
+	// IsOutput reports whether v has the specification's output type.
+	IsOutput func(v any) bool
+	// OutputType names the output type, for error messages.
+	OutputType func() string
+}

@@ -1,0 +1,58 @@
+package register
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/specs"
+)
+
+// Harnesses are the register's harnesses, as in the DS2 paper (§4.1.2): one client per
+// operation, all clients concurrent, operation k sent to agent k mod n.
+var Harnesses = map[string][]specs.RegisterInput{
+	"2r1w": {specs.Write(1), specs.Read(), specs.Read()},
+	"2r2w": {specs.Write(1), specs.Read(), specs.Write(2), specs.Read()},
+}
+
+// HarnessNames lists the harnesses in a fixed order.
+var HarnessNames = []string{"2r1w", "2r2w"}
+
+// Harness builds the named harness for a register of n agents.
+func Harness(name string, n int) (*model.Harness, error) {
+	ops, ok := Harnesses[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown harness %q (valid: %s)", name, strings.Join(HarnessNames, ", "))
+	}
+	clients := make([]model.Client[specs.RegisterInput], len(ops))
+	for k, op := range ops {
+		clients[k] = model.Calls(model.ID(k%n), op)
+	}
+	return model.Clients(specs.Register(), clients...), nil
+}
+
+// New returns the correct register with n agents (the paper uses 2) and the named harness.
+func New(n int, harness string) (model.System, error) {
+	return build("register", n, harness, Faults{})
+}
+
+// NewBuggy returns the erroneous register with n agents (the paper uses 3) and the named
+// harness.
+func NewBuggy(n int, harness string) (model.System, error) {
+	return build("register-buggy", n, harness, Faults{LocalReads: true, AckAfterFirst: true})
+}
+
+func build(name string, n int, harness string, f Faults) (model.System, error) {
+	if n < 1 {
+		return model.System{}, fmt.Errorf("%s needs at least 1 agent, got %d", name, n)
+	}
+	h, err := Harness(harness, n)
+	if err != nil {
+		return model.System{}, err
+	}
+	actors := make([]model.Actor, n)
+	for i := range actors {
+		actors[i] = &Replica{Faults: f, Leader: 0}
+	}
+	return model.System{Name: name, Actors: actors, Harness: h}, nil
+}

@@ -1,0 +1,65 @@
+// Package systems is the catalog of the protocol models Ravel ships, one sub-package
+// each, by the names the command line knows them by.
+package systems
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems/register"
+)
+
+// Entry is one shipped system.
+type Entry struct {
+	// Name is the system's name on the command line.
+	Name string
+	// Summary says what it is, in one line.
+	Summary string
+	// Harnesses lists the harness names, the default first.
+	Harnesses []string
+	// Agents is the default number of agents.
+	Agents int
+	// New builds the system with the given number of agents and harness; it fails, with
+	// a message naming the valid choices, on an unknown harness or a bad agent count.
+	New func(agents int, harness string) (model.System, error)
+}
+
+var catalog = []Entry{
+	{
+		Name:      "register",
+		Summary:   "DS2's distributed register (§4.1): a leader replicates reads and writes to a majority",
+		Harnesses: register.HarnessNames,
+		Agents:    2,
+		New:       register.New,
+	},
+	{
+		Name:      "register-buggy",
+		Summary:   "DS2's erroneous register (§4.2): local reads, writes acknowledged after the first ack",
+		Harnesses: register.HarnessNames,
+		Agents:    3,
+		New:       register.NewBuggy,
+	},
+}
+
+// All lists the shipped systems in a fixed order.
+func All() []Entry { return catalog }
+
+// Names lists the systems' names.
+func Names() []string {
+	out := make([]string, len(catalog))
+	for i, e := range catalog {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// Lookup finds a system by name; the error lists the valid names.
+func Lookup(name string) (Entry, error) {
+	for _, e := range catalog {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return Entry{}, fmt.Errorf("unknown system %q (valid: %s)", name, strings.Join(Names(), ", "))
+}
