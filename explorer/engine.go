@@ -11,8 +11,8 @@ import (
 
 // engine is one depth-first search.
 type engine struct {
-	x    *executor
-	opts Options
+	x     *executor
+	opts  Options
 	strat dpor.Strategy
 
 	// The search path: states[d] is the state at depth d, nodes[d] its strategy node,

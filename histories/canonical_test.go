@@ -6,7 +6,9 @@ import (
 	"github.com/ravelmc/ravel/model"
 )
 
-func inv(c, seq int) Event { return Event{Kind: Invoke, Req: model.RequestID{Client: model.ClientID(c), Seq: seq}} }
+func inv(c, seq int) Event {
+	return Event{Kind: Invoke, Req: model.RequestID{Client: model.ClientID(c), Seq: seq}}
+}
 func ret(c, seq int, out int) Event {
 	return Event{Kind: Return, Req: model.RequestID{Client: model.ClientID(c), Seq: seq}, Output: out, OutputHash: uint64(out)}
 }

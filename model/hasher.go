@@ -66,8 +66,14 @@ func (h *Hasher) Bool(v bool) {
 	}
 }
 
-// Float64 writes v by its bits (so +0 and −0 differ, and NaN equals itself).
-func (h *Hasher) Float64(v float64) { h.Uint64(math.Float64bits(v)) }
+// Float64 writes v by its bits after making −0 into +0, as Ravel's reflective walker
+// does (reflect.DeepEqual equates them); a NaN hashes like itself.
+func (h *Hasher) Float64(v float64) {
+	if v == 0 {
+		v = 0
+	}
+	h.Uint64(math.Float64bits(v))
+}
 
 // String writes s; "ab","c" and "a","bc" hash differently.
 func (h *Hasher) String(s string) {

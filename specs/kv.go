@@ -61,7 +61,7 @@ func KV() Spec[string, KVInput, KVOutput] {
 				return s, KVOutput{Value: s}
 			}
 		},
-		Partition: func(in KVInput) string { return in.Key },
+		Partition:     func(in KVInput) string { return in.Key },
 		DescribeInput: KVInput.String,
 		DescribeOutput: func(in KVInput, out KVOutput) string {
 			if in.Op != KVGet {

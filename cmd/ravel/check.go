@@ -31,9 +31,11 @@ type checkFlags struct {
 	reflective   bool
 }
 
-func newCheckFlagSet(f *checkFlags, stderr io.Writer) *flag.FlagSet {
+// newCheckFlagSet declares check's flags. Parse errors are not printed by the flag
+// package: cmdCheck reports them in one line.
+func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.harness, "harness", "", "the harness: what the clients do (default: the system's first; see ravel list)")
 	fs.StringVar(&f.strategy, "strategy", "exhaustive", "the search strategy (see ravel list)")
 	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "stop after this many schedules; 0 means no limit")
@@ -44,11 +46,15 @@ func newCheckFlagSet(f *checkFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.out, "out", "", "write the first violation to `FILE` as JSON, for ravel replay")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
 	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: ravel check SYSTEM [flags]\n\nSystems: %s\n\nFlags:\n", strings.Join(systems.Names(), ", "))
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
+}
+
+func printCheckUsage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintf(w, "Usage: ravel check SYSTEM [flags]\n\nSystems: %s\n\nFlags:\n", strings.Join(systems.Names(), ", "))
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
 
 // parseInterleaved parses flags that may come before or after the positional arguments.
@@ -69,13 +75,14 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 
 func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	var f checkFlags
-	fs := newCheckFlagSet(&f, stderr)
+	fs := newCheckFlagSet(&f)
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
+		printCheckUsage(fs, stdout)
 		return exitOK, nil
 	}
 	if err != nil {
-		return 0, usagef("check: %v", err)
+		return 0, usagef("check: %v (see ravel check -h)", err)
 	}
 	if len(pos) != 1 {
 		return 0, usagef("check needs exactly one system (valid: %s), got %d arguments", strings.Join(systems.Names(), ", "), len(pos))

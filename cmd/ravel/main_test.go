@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runRavel(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestBadUsage: bad usage exits 2 with a one-line reason that lists the valid names.
+func TestBadUsage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"no command", nil, []string{"Usage"}},
+		{"unknown command", []string{"frobnicate"}, []string{`unknown command "frobnicate"`, "check"}},
+		{"unknown system", []string{"check", "regster"}, []string{`unknown system "regster"`, "register-buggy"}},
+		{"no system", []string{"check"}, []string{"exactly one system", "register"}},
+		{"unknown harness", []string{"check", "register", "--harness", "9r9w"}, []string{`unknown harness "9r9w"`, "2r1w, 2r2w"}},
+		{"unknown strategy", []string{"check", "register", "--strategy", "psychic"}, []string{`unknown strategy "psychic"`, "exhaustive"}},
+		{"bad flag value", []string{"check", "register", "--max-schedules", "many"}, []string{"invalid value"}},
+		{"negative budget", []string{"check", "register", "--max-depth", "-3"}, []string{"--max-depth"}},
+		{"bad agents", []string{"check", "register", "--agents", "-1"}, []string{"--agents"}},
+		{"unknown flag", []string{"check", "register", "--colour"}, []string{"not defined", "-colour"}},
+		{"replay of a missing file", []string{"replay", filepath.Join(t.TempDir(), "nope.json")}, []string{"no such file"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runRavel(tt.args...)
+			if code != exitUsage {
+				t.Errorf("exit = %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr does not mention %q:\n%s", w, stderr)
+				}
+			}
+			if tt.args != nil && strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("reason takes more than one line:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// TestCheckCorrectRegister: the correct register's 2r1w space is explored completely
+// and holds no violation.
+func TestCheckCorrectRegister(t *testing.T) {
+	code, stdout, stderr := runRavel("check", "register", "--harness", "2r1w", "--max-schedules", "0", "--json")
+	if code != exitOK {
+		t.Fatalf("exit = %d, want 0; stderr:\n%s", code, stderr)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	for _, f := range []string{"system", "harness", "strategy", "agents", "seed", "complete", "schedules", "steps", "cut_schedules",
+		"histories_incomplete", "histories_unique", "histories_canonical", "nonlinearizable", "explore_seconds", "check_seconds",
+		"total_seconds", "first_violation"} {
+		if _, ok := r[f]; !ok {
+			t.Errorf("JSON has no field %q", f)
+		}
+	}
+	if r["complete"] != true || r["nonlinearizable"] != float64(0) || r["first_violation"] != nil {
+		t.Errorf("complete = %v, nonlinearizable = %v, first_violation = %v; want true, 0, null", r["complete"], r["nonlinearizable"], r["first_violation"])
+	}
+	if r["schedules"] != float64(4200) {
+		t.Errorf("schedules = %v, want 4200 = 10!/(3!·4!·3!)", r["schedules"])
+	}
+}
+
+// TestCheckBuggyRegisterAndReplay: the erroneous register's violation is printed with
+// its history and schedule, saved, and replayed to the same history.
+func TestCheckBuggyRegisterAndReplay(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "f.json")
+	code, stdout, stderr := runRavel("check", "register-buggy", "--harness", "2r1w", "--out", out)
+	if code != exitViolation {
+		t.Fatalf("exit = %d, want 1; stderr:\n%s", code, stderr)
+	}
+	for _, w := range []string{"VIOLATION", "not linearizable", "c0  Write(1)", "├", "→ n0  Request{c0.0 Write(1)}", "ravel replay " + out} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("check output lacks %q:\n%s", w, stdout)
+		}
+	}
+	code, replayed, stderr := runRavel("replay", out)
+	if code != exitViolation {
+		t.Fatalf("replay exit = %d, want 1; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(replayed, "the replay gives the same history") {
+		t.Errorf("replay does not confirm the history:\n%s", replayed)
+	}
+	history := func(s string) string {
+		i := strings.Index(s, "\nhistory (")
+		j := strings.Index(s, "\nschedule (deliveries")
+		return s[i:j]
+	}
+	if history(stdout) != history(replayed) {
+		t.Errorf("replay prints another history:\n%s\nvs\n%s", history(stdout), history(replayed))
+	}
+}
+
+// TestDeterministicJSON: two runs give the same JSON but for times.
+func TestDeterministicJSON(t *testing.T) {
+	strip := func(s string) map[string]any {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(s), &r); err != nil {
+			t.Fatalf("not JSON: %v", err)
+		}
+		for k := range r {
+			if strings.HasSuffix(k, "_seconds") || k == "schedules_per_second" {
+				delete(r, k)
+			}
+		}
+		return r
+	}
+	for _, sys := range []string{"register", "register-buggy"} {
+		_, a, _ := runRavel("check", sys, "--harness", "2r2w", "--max-schedules", "3000", "--json")
+		_, b, _ := runRavel("check", sys, "--harness", "2r2w", "--max-schedules", "3000", "--json")
+		ja, _ := json.Marshal(strip(a))
+		jb, _ := json.Marshal(strip(b))
+		if !bytes.Equal(ja, jb) {
+			t.Errorf("%s: two runs differ:\n%s\n%s", sys, ja, jb)
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	code, stdout, _ := runRavel("list")
+	if code != exitOK {
+		t.Fatalf("exit = %d", code)
+	}
+	for _, w := range []string{"register ", "register-buggy", "2r1w,2r2w", "exhaustive"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("list lacks %q:\n%s", w, stdout)
+		}
+	}
+}
