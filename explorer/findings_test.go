@@ -143,3 +143,23 @@ func TestInvalidSystems(t *testing.T) {
 type unexported struct{ count int }
 
 func (u *unexported) Receive(ctx *model.Ctx, env model.Envelope) { u.count++ }
+
+// Thunk holds a func: it cannot be fingerprinted.
+type Thunk struct{ F func() }
+
+type thunker struct{}
+
+func (thunker) Receive(ctx *model.Ctx, env model.Envelope) {
+	if _, ok := env.Msg.(regReq); ok {
+		ctx.Send(0, Thunk{F: func() {}})
+	}
+}
+
+// TestUnhashableMessage: a message Ravel cannot fingerprint is a finding, not a crash.
+func TestUnhashableMessage(t *testing.T) {
+	sys := model.System{Name: "thunk", Actors: []model.Actor{thunker{}}, Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read()))}
+	res := mustRun(t, sys, explorer.Options{})
+	if v := res.First; v == nil || v.Kind != "panic" || !strings.Contains(v.Message, "func") {
+		t.Fatalf("first finding = %+v, want a panic naming the func", v)
+	}
+}

@@ -212,8 +212,19 @@ func blockedFIFO(earlier []*pending, p *pending) bool {
 }
 
 // step delivers s.pending[k] at path position depth and returns the next state, the
-// history events it adds (appended to log), or the failure it ran into.
-func (x *executor) step(s *state, k int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
+// history events it adds (appended to log), or the failure it ran into. What a handler
+// hands to Ravel can still make Ravel's side of the step panic — a message holding a
+// func cannot be fingerprinted — and that too is a finding about the system.
+func (x *executor) step(s *state, k int, depth int, log []histories.Event) (n *state, out []histories.Event, fail *failure) {
+	defer func() {
+		if r := recover(); r != nil {
+			n, out, fail = s, log, &failure{kind: "panic", msg: fmt.Sprintf("after %s's handler: %v", x.sys.ActorName(s.pending[k].ev.To), r), stack: string(debug.Stack())}
+		}
+	}()
+	return x.deliver(s, k, depth, log)
+}
+
+func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
 	p := s.pending[k]
 	n := &state{
 		actors:  s.actors,

@@ -1,0 +1,99 @@
+package specs
+
+import "testing"
+
+// TestApply runs each specification through a short sequence and checks every output.
+func TestApply(t *testing.T) {
+	t.Run("register", func(t *testing.T) {
+		r := Register()
+		s := r.Init()
+		steps := []struct {
+			in   RegisterInput
+			want RegisterOutput
+		}{{Read(), ReadOK(0)}, {Write(3), WriteOK()}, {Read(), ReadOK(3)}, {Write(5), WriteOK()}, {Read(), ReadOK(5)}}
+		for i, st := range steps {
+			var out RegisterOutput
+			s, out = r.Apply(s, st.in)
+			if out != st.want {
+				t.Errorf("step %d %v: got %v, want %v", i, st.in, out, st.want)
+			}
+		}
+	})
+	t.Run("cas-register", func(t *testing.T) {
+		r := CASRegister()
+		s := r.Init()
+		steps := []struct {
+			in   CASInput
+			want CASOutput
+		}{
+			{CASInput{Op: CASRead}, CASOutput{OK: true, Absent: true}},
+			{CASInput{Op: CASSwap, A: 0, B: 1}, CASOutput{}}, // absent: fails
+			{CASInput{Op: CASWrite, A: 2}, CASOutput{OK: true}},
+			{CASInput{Op: CASSwap, A: 1, B: 3}, CASOutput{}},
+			{CASInput{Op: CASSwap, A: 2, B: 4}, CASOutput{OK: true}},
+			{CASInput{Op: CASRead}, CASOutput{OK: true, Value: 4}},
+		}
+		for i, st := range steps {
+			var out CASOutput
+			s, out = r.Apply(s, st.in)
+			if out != st.want {
+				t.Errorf("step %d %v: got %+v, want %+v", i, st.in, out, st.want)
+			}
+		}
+	})
+	t.Run("kv", func(t *testing.T) {
+		r := KV()
+		s := r.Init()
+		steps := []struct {
+			in   KVInput
+			want KVOutput
+		}{{Get("x"), KVOutput{}}, {Put("x", "a"), KVOutput{}}, {Append("x", "b"), KVOutput{}}, {Get("x"), KVOutput{Value: "ab"}}}
+		for i, st := range steps {
+			var out KVOutput
+			s, out = r.Apply(s, st.in)
+			if out != st.want {
+				t.Errorf("step %d %v: got %+v, want %+v", i, st.in, out, st.want)
+			}
+		}
+		if got := r.Partition(Put("k", "v")); got != "k" {
+			t.Errorf("Partition = %q, want k", got)
+		}
+	})
+}
+
+func TestDescribe(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{Register().Input(Write(1)), "Write(1)"},
+		{Register().Output(Write(1), WriteOK()), "ok"},
+		{Register().Output(Read(), ReadOK(0)), "0"},
+		{CASRegister().Input(CASInput{Op: CASSwap, A: 1, B: 2}), "CAS(1→2)"},
+		{CASRegister().Output(CASInput{Op: CASRead}, CASOutput{OK: true, Absent: true}), "nil"},
+		{CASRegister().Output(CASInput{Op: CASRead}, CASOutput{OK: true}), "0"},
+		{CASRegister().Output(CASInput{Op: CASSwap}, CASOutput{}), "fail"},
+		{KV().Input(Append("k", "x")), `Append(k, "x")`},
+		{KV().Output(Get("k"), KVOutput{Value: "v"}), `"v"`},
+		{KV().Output(Put("k", "v"), KVOutput{}), "ok"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestErase(t *testing.T) {
+	e := Erase(Register())
+	s, out := e.Apply(e.Init(), Write(7))
+	if out != any(WriteOK()) || s != any(7) {
+		t.Errorf("erased Apply = %v, %v", s, out)
+	}
+	if !e.IsOutput(ReadOK(1)) || e.IsOutput("ok") || !e.IsInput(Read()) || e.IsInput(1) {
+		t.Errorf("erased type checks are wrong")
+	}
+	if got := e.OutputType(); got != "specs.RegisterOutput" {
+		t.Errorf("OutputType = %q", got)
+	}
+	if err := (Spec[int, int, int]{Name: "x"}).Validate(); err == nil {
+		t.Errorf("a spec without Init validated")
+	}
+}
