@@ -5,21 +5,40 @@ import (
 	"strings"
 )
 
-// Config holds the parameters some strategies take.
+// Config holds the parameters strategies take.
 type Config struct {
-	// Seed drives randomized strategies.
+	// Seed drives the random sampler.
 	Seed int64
+	// Delays is the delay-bounded strategy's budget.
+	Delays int
+	// Dependence names the relation of the DPOR family ("actor", "history", "key"); empty
+	// means the strategy's default: history, and key for LiViola.
+	Dependence string
 }
 
 // Info describes a strategy for listings.
 type Info struct {
 	Name    string
 	Summary string
-	make    func(Config) Strategy
+	make    func(Config, Dependence) Strategy
+	defDep  string
 }
 
 var strategies = []Info{
-	{Name: "exhaustive", Summary: "every schedule, depth first (DS2's EX)", make: func(Config) Strategy { return Exhaustive() }},
+	{Name: "exhaustive", Summary: "every schedule, depth first (DS2's EX)",
+		make: func(Config, Dependence) Strategy { return Exhaustive() }},
+	{Name: "random", Summary: "independent uniform random walks to quiescence, each replayable from (seed, walk) (DS2's SR)",
+		make: func(c Config, _ Dependence) Strategy { return Random(c.Seed) }},
+	{Name: "delay-bounded", Summary: "every schedule with at most --delays deviations from a round-robin scheduler (Emmi et al. 2011; DS2's DB)",
+		make: func(c Config, _ Dependence) Strategy { return DelayBounded(c.Delays) }},
+	{Name: "dpor", Summary: "DPOR with source sets and sleep sets (Abdulla et al. 2014, refining Flanagan–Godefroid); keeps every canonical history with --dependence history",
+		make: func(_ Config, d Dependence) Strategy { return DPOR(d) }, defDep: "history"},
+	{Name: "transdpor", Summary: "TransDPOR: at most one backtrack point per visit, over-approximate enablers (Tasharofi et al. 2012)",
+		make: func(_ Config, d Dependence) Strategy { return TransDPOR(d) }, defDep: "history"},
+	{Name: "ired", Summary: "DS2's IRed: TransDPOR with the exact root of the causal chain; collapses retries",
+		make: func(_ Config, d Dependence) Strategy { return IRed(d) }, defDep: "history"},
+	{Name: "liviola", Summary: "DS2's LiViola: IRed over the key dependence; honours the system's exclusions",
+		make: func(_ Config, d Dependence) Strategy { return LiViola(d) }, defDep: "key"},
 }
 
 // Strategies lists the strategies in a fixed order.
@@ -34,12 +53,37 @@ func StrategyNames() []string {
 	return out
 }
 
-// New returns the named strategy; the error lists the valid names.
+// New returns the named strategy with cfg; the error lists the valid names.
 func New(name string, cfg Config) (Strategy, error) {
 	for _, s := range strategies {
-		if s.Name == name {
-			return s.make(cfg), nil
+		if s.Name != name {
+			continue
 		}
+		dname := cfg.Dependence
+		if dname == "" {
+			dname = s.defDep
+		}
+		var dep Dependence
+		if dname != "" {
+			d, err := DependenceByName(dname)
+			if err != nil {
+				return nil, err
+			}
+			dep = d
+		}
+		if name == "delay-bounded" && cfg.Delays < 0 {
+			return nil, fmt.Errorf("--delays must be 0 or more, got %d", cfg.Delays)
+		}
+		return s.make(cfg, dep), nil
 	}
 	return nil, fmt.Errorf("unknown strategy %q (valid: %s)", name, strings.Join(StrategyNames(), ", "))
+}
+
+// RelationOf returns the dependence relation a strategy reduces by, or nil for the
+// strategies that use none (exhaustive, random, delay-bounded).
+func RelationOf(s Strategy) Dependence {
+	if r, ok := s.(interface{ Relation() Dependence }); ok {
+		return r.Relation()
+	}
+	return nil
 }

@@ -39,4 +39,10 @@ type Event struct {
 	// Parent is the index on the path of the step that sent the message (its causal
 	// parent), or −1 when it was pending in the initial state.
 	Parent int
+	// Key is the message's key, when KeyKnown; Excluded marks a message of a type the
+	// system declared non-interfering (model.Keys). Filled in only for strategies whose
+	// Needs ask for keys.
+	Key      string
+	KeyKnown bool
+	Excluded bool
 }

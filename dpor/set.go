@@ -76,3 +76,33 @@ func (s *Set) FirstNotIn(t *Set) (int, bool) {
 	}
 	return 0, false
 }
+
+// FirstNotInEither returns the smallest element of s that is in neither a nor b.
+func (s *Set) FirstNotInEither(a, b *Set) (int, bool) {
+	if d := s.w &^ a.w &^ b.w; d != 0 {
+		return bits.TrailingZeros64(d), true
+	}
+	word := func(t *Set, k int) uint64 {
+		if k < len(t.more) {
+			return t.more[k]
+		}
+		return 0
+	}
+	for k, w := range s.more {
+		if d := w &^ word(a, k) &^ word(b, k); d != 0 {
+			return (k+1)*64 + bits.TrailingZeros64(d), true
+		}
+	}
+	return 0, false
+}
+
+// Union adds every element of t to s.
+func (s *Set) Union(t *Set) {
+	s.w |= t.w
+	for len(s.more) < len(t.more) {
+		s.more = append(s.more, 0)
+	}
+	for k, w := range t.more {
+		s.more[k] |= w
+	}
+}

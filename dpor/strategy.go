@@ -3,10 +3,13 @@ package dpor
 // Node is one state on the search path, as strategies see it.
 //
 // The engine fills Enabled when it reaches the state and keeps the node until it
-// backtracks past it; it explores Backtrack's events that are not yet Done, smallest
-// index first, marking each Done and recording it in Taken before it runs.
+// backtracks past it. It explores the events of Backtrack that are neither Done nor
+// asleep (Sleep, for strategies that use sleep sets), smallest index first; before it
+// runs one it marks it Done, records it in Taken, and clears Freeze; after, it appends
+// what the step did to Tried.
 type Node struct {
-	// Enabled lists the events that can happen next, in the engine's deterministic order.
+	// Enabled lists the events that can happen next, in the engine's deterministic order:
+	// the order in which they became pending.
 	Enabled []Event
 	// Backtrack holds the indices of Enabled that must be explored from this state.
 	Backtrack Set
@@ -15,17 +18,70 @@ type Node struct {
 	// Taken is the index in Enabled of the event being explored from this state; it is
 	// valid for every node but the last.
 	Taken int
+	// Tried holds what each event explored from this state did, in the order explored;
+	// the last is Taken's (see Step).
+	Tried []StepInfo
+	// Sleep holds indices of Enabled that need not be explored from here, and SleepInfo
+	// what each of those events does (sleep sets, Godefroid 1996).
+	Sleep     Set
+	SleepInfo []StepInfo
+	// Freeze is TransDPOR's lock on Backtrack: set when a backtrack point is added, so
+	// that at most one is added between two visits.
+	Freeze bool
+	// Final marks a state nothing is explored from: nothing is enabled, or the depth
+	// budget is spent.
+	Final bool
+	// Delays is the delay-bounded strategy's count of delays spent to reach this state;
+	// Cost its price of each Enabled event.
+	Delays int
+	Cost   []int
+}
+
+// Step is what the event being explored from this node did.
+func (n *Node) Step() *StepInfo { return &n.Tried[len(n.Tried)-1] }
+
+// Find returns the index in Enabled of the event with identity id, or −1.
+func (n *Node) Find(id uint64) int {
+	for i := range n.Enabled {
+		if n.Enabled[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Path is the search path: the nodes from the initial state to the state just reached.
+type Path interface {
+	// Nodes are the path's nodes; the last is the state just reached.
+	Nodes() []Node
+	// Next reports what delivering Enabled[k] of the last node would do, running it if it
+	// has not been yet (the engine keeps the result for when it is explored). It needs
+	// Needs.Peek, and the last node must not be final.
+	Next(k int) *StepInfo
 }
 
 // Strategy decides which schedules the engine explores.
 type Strategy interface {
 	// Name is the strategy's name on the command line ("exhaustive", …).
 	Name() string
-	// Arrive is called each time the engine reaches a new state, the last node of path,
-	// with Enabled filled in. It must say which of the state's events to explore by
-	// adding them to the last node's Backtrack, and may add backtrack points to earlier
-	// nodes. Nodes that are not on the path any more are never seen again.
-	Arrive(path []Node)
+	// Needs says which optional work of the engine the strategy uses.
+	Needs() Needs
+	// Arrive is called each time the engine reaches a state, the last node of p, with
+	// Enabled filled in — also a final state, from which nothing is explored (nothing
+	// enabled, or the depth budget spent), so that the step that led there is seen. It
+	// says which of the state's events to explore by adding them to the last node's
+	// Backtrack, and may add backtrack points to earlier nodes. Nodes that are not on the
+	// path any more are never seen again.
+	Arrive(p Path)
+}
+
+// Sampler is a strategy that does not search depth first but takes independent random
+// walks from the initial state to quiescence (DS2's systematic random).
+type Sampler interface {
+	Strategy
+	// Seed is the run's seed; walk w draws from a generator seeded by (Seed, w), so any
+	// walk replays on its own.
+	Seed() int64
 }
 
 // Exhaustive returns depth-first search over every schedule: from every state, every
@@ -35,8 +91,11 @@ func Exhaustive() Strategy { return exhaustive{} }
 type exhaustive struct{}
 
 func (exhaustive) Name() string { return "exhaustive" }
+func (exhaustive) Needs() Needs { return Needs{} }
 
-func (exhaustive) Arrive(path []Node) {
-	top := &path[len(path)-1]
-	top.Backtrack.AddAll(len(top.Enabled))
+func (exhaustive) Arrive(p Path) {
+	nodes := p.Nodes()
+	if top := &nodes[len(nodes)-1]; !top.Final {
+		top.Backtrack.AddAll(len(top.Enabled))
+	}
 }

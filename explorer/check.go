@@ -23,6 +23,14 @@ type checker struct {
 	canon   map[uint64][]canonEntry
 	scratch histories.Canonical
 	elapsed time.Duration
+	// histories lists the canonical histories in the order they were found.
+	histories []CanonicalHistory
+}
+
+// CanonicalHistory is one canonical history a run found, and whether it is linearizable.
+type CanonicalHistory struct {
+	History      histories.Canonical
+	Linearizable bool
 }
 
 type canonEntry struct {
@@ -66,7 +74,9 @@ func (c *checker) canonical(events []histories.Event, st *Stats) bool {
 	res := wgl.Check(c.x.harness.Spec().Spec, ops)
 	ok := res.Verdict == wgl.Linearizable
 	c.elapsed += time.Since(start)
-	c.canon[h] = append(c.canon[h], canonEntry{c: c.scratch.Clone(), ok: ok})
+	kept := c.scratch.Clone()
+	c.canon[h] = append(c.canon[h], canonEntry{c: kept, ok: ok})
+	c.histories = append(c.histories, CanonicalHistory{History: kept, Linearizable: ok})
 	st.Canonical++
 	if !ok {
 		st.NonlinearizableCan++

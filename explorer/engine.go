@@ -2,6 +2,8 @@ package explorer
 
 import (
 	"context"
+	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -9,19 +11,28 @@ import (
 	"github.com/ravelmc/ravel/model"
 )
 
-// engine is one depth-first search.
+// engine is one search.
 type engine struct {
 	x     *executor
 	opts  Options
 	strat dpor.Strategy
+	needs dpor.Needs
 
 	// The search path: states[d] is the state at depth d, nodes[d] its strategy node,
-	// idx[d][i] the index in states[d].pending of nodes[d].Enabled[i].
+	// idx[d][i] the index in states[d].pending of nodes[d].Enabled[i]. Buffers above
+	// the top are kept for reuse.
 	states []*state
 	nodes  []dpor.Node
 	idx    [][]int
 	// log is the history of the current path; states[d]'s history is log[:states[d].events].
 	log []histories.Event
+	// With clocks: lastAt[d][a] is the index of the last step at actor a before depth d
+	// (−1: none), and clocks[d] the vector clock of the step taken at depth d.
+	lastAt [][]int32
+	clocks [][]int32
+	// peeks[d][k] caches the step from states[d] delivering nodes[d].Enabled[k], run
+	// before it was explored (dpor.Path.Next).
+	peeks [][]peek
 
 	checker  *checker
 	stats    Stats
@@ -30,6 +41,14 @@ type engine struct {
 	maxS     int64
 	maxDepth int
 	end      ScheduleEnd
+}
+
+type peek struct {
+	ok     bool
+	next   *state
+	events []histories.Event
+	fail   *failure
+	info   dpor.StepInfo
 }
 
 // Run explores sys with opts and reports what it found. It returns an error when the
@@ -53,19 +72,35 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if e.strat == nil {
 		e.strat = dpor.Exhaustive()
 	}
+	e.needs = e.strat.Needs()
+	x.keys = e.needs.Keys
 	e.stats.BeforeFirst = -1
-	complete := e.search(ctx)
+	var complete bool
+	if s, ok := e.strat.(dpor.Sampler); ok {
+		complete = e.sample(ctx, s.Seed())
+	} else {
+		complete = e.search(ctx)
+	}
 	e.stats.Check = e.checker.elapsed
 	e.stats.Total = time.Since(e.start)
 	e.stats.Explore = e.stats.Total - e.stats.Check
 	if e.first != nil {
 		e.verifyReplay(e.first)
 	}
-	return &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0, First: e.first, Strategy: e.strat.Name()}, nil
+	res := &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0, First: e.first, Strategy: e.strat.Name()}
+	if dep := dpor.RelationOf(e.strat); dep != nil {
+		res.Dependence = dep.Name()
+		if dep.NeedsKeys() {
+			res.Exclusions = sys.Keys.Exclusions()
+		}
+	}
+	res.Canonical = e.checker.histories
+	return res, nil
 }
 
-// search runs the depth-first loop and reports whether it ended by itself.
-func (e *engine) search(ctx context.Context) bool {
+// begin puts the initial state on an empty path; false means the start-up failed, which
+// is recorded.
+func (e *engine) begin() (*state, bool) {
 	init, fail, err := e.x.initial()
 	if err != nil || fail != nil {
 		if fail == nil {
@@ -74,20 +109,28 @@ func (e *engine) search(ctx context.Context) bool {
 		e.stats.Schedules = 1
 		e.stats.Panics = 1
 		e.fail(fail, nil, 0)
+		return nil, false
+	}
+	return init, true
+}
+
+// search runs the depth-first loop and reports whether it ended by itself.
+func (e *engine) search(ctx context.Context) bool {
+	init, ok := e.begin()
+	if !ok {
 		return true
 	}
 	e.push(init)
+	e.strat.Arrive(e)
 	lastProgress := time.Now()
 	for len(e.states) > 0 {
 		d := len(e.states) - 1
 		node := &e.nodes[d]
-		i, ok := node.Backtrack.FirstNotIn(&node.Done)
+		i, ok := node.Backtrack.FirstNotInEither(&node.Done, &node.Sleep)
 		if !ok {
 			e.pop()
 			continue
 		}
-		node.Done.Add(i)
-		node.Taken = i
 		if e.stats.Steps&1023 == 0 {
 			if ctx.Err() != nil {
 				e.stats.Interrupted = true
@@ -98,9 +141,7 @@ func (e *engine) search(ctx context.Context) bool {
 				e.progress()
 			}
 		}
-		next, log, fail := e.x.step(e.states[d], e.idx[d][i], d, e.log)
-		e.log = log
-		e.stats.Steps++
+		next, fail := e.take(d, i)
 		if fail != nil {
 			e.stats.Schedules++
 			e.stats.Panics++
@@ -110,18 +151,143 @@ func (e *engine) search(ctx context.Context) bool {
 			}
 			continue
 		}
-		e.push(next)
-		top := &e.nodes[d+1]
-		cut := len(top.Enabled) > 0 && d+1 >= e.maxDepth
-		if len(top.Enabled) == 0 || cut {
-			e.endSchedule(next, cut)
-			e.pop()
-			if e.stats.Schedules >= e.maxS {
-				return false
-			}
+		more := e.push(next)
+		e.strat.Arrive(e)
+		if more {
+			continue
+		}
+		e.endSchedule(next, len(e.nodes[d+1].Enabled) > 0)
+		e.pop()
+		if e.stats.Schedules >= e.maxS {
+			return false
 		}
 	}
 	return true
+}
+
+// sample runs the random walks of a Sampler until the schedule budget is spent.
+func (e *engine) sample(ctx context.Context, seed int64) bool {
+	init, ok := e.begin()
+	if !ok {
+		return true
+	}
+	lastProgress := time.Now()
+	for w := uint64(0); e.stats.Schedules < e.maxS; w++ {
+		if ctx.Err() != nil {
+			e.stats.Interrupted = true
+			return false
+		}
+		if e.opts.Progress != nil && time.Since(lastProgress) >= e.progressEvery() {
+			lastProgress = time.Now()
+			e.progress()
+		}
+		rng := rand.New(rand.NewPCG(uint64(seed), w))
+		e.push(init)
+		for {
+			d := len(e.states) - 1
+			n := &e.nodes[d]
+			if len(n.Enabled) == 0 || d >= e.maxDepth {
+				e.endSchedule(e.states[d], len(n.Enabled) > 0)
+				break
+			}
+			next, fail := e.take(d, rng.IntN(len(n.Enabled)))
+			if fail != nil {
+				e.stats.Schedules++
+				e.stats.Panics++
+				e.fail(fail, next, d+1)
+				break
+			}
+			e.push(next)
+		}
+		for len(e.states) > 0 {
+			e.pop()
+		}
+	}
+	return false
+}
+
+// take runs event i of the node at depth d — or reuses its peek — and records what the
+// step did in the node.
+func (e *engine) take(d, i int) (*state, *failure) {
+	node := &e.nodes[d]
+	node.Done.Add(i)
+	node.Taken = i
+	node.Freeze = false
+	var next *state
+	var fail *failure
+	var info dpor.StepInfo
+	if d < len(e.peeks) && i < len(e.peeks[d]) && e.peeks[d][i].ok {
+		p := &e.peeks[d][i]
+		e.log = append(e.log[:e.states[d].events], p.events...)
+		next, fail, info = p.next, p.fail, p.info
+	} else {
+		next, e.log, fail = e.x.step(e.states[d], e.idx[d][i], d, e.log)
+		e.stats.Steps++
+		info = e.info(node.Enabled[i])
+	}
+	if e.needs.Clocks {
+		info.Clock = e.clock(d, &node.Enabled[i])
+	}
+	node.Tried = append(node.Tried, info)
+	return next, fail
+}
+
+// info describes the step the executor just ran, delivering ev.
+func (e *engine) info(ev dpor.Event) dpor.StepInfo {
+	info := dpor.StepInfo{Event: ev, Invokes: ev.Kind == dpor.Request, Returns: e.x.returned}
+	if len(e.x.answered) > 0 {
+		info.Answers = slices.Clone(e.x.answered)
+	}
+	return info
+}
+
+// clock computes the vector clock of the step at depth d delivering ev: what the last
+// step at the same actor knew, joined with what the step that sent ev knew.
+func (e *engine) clock(d int, ev *dpor.Event) []int32 {
+	n := len(e.x.sys.Actors)
+	for len(e.clocks) <= d {
+		e.clocks = append(e.clocks, make([]int32, n))
+	}
+	c := e.clocks[d]
+	clear(c)
+	if last := e.lastAt[d][ev.To]; last >= 0 {
+		copy(c, e.clocks[last])
+	}
+	if p := ev.Parent; p >= 0 {
+		for a, v := range e.clocks[p] {
+			c[a] = max(c[a], v)
+		}
+	}
+	c[ev.To] = int32(d + 1)
+	return c
+}
+
+// Nodes implements dpor.Path.
+func (e *engine) Nodes() []dpor.Node { return e.nodes }
+
+// Next implements dpor.Path: it runs event k of the top node, if that has not been done,
+// and keeps the outcome for when the search takes it.
+func (e *engine) Next(k int) *dpor.StepInfo {
+	d := len(e.states) - 1
+	for len(e.peeks) <= d {
+		e.peeks = append(e.peeks, nil)
+	}
+	if len(e.peeks[d]) < len(e.nodes[d].Enabled) {
+		e.peeks[d] = slices.Grow(e.peeks[d][:0], len(e.nodes[d].Enabled))[:len(e.nodes[d].Enabled)]
+		clear(e.peeks[d])
+	}
+	p := &e.peeks[d][k]
+	if !p.ok {
+		s := e.states[d]
+		next, log, fail := e.x.step(s, e.idx[d][k], d, e.log)
+		e.log = log
+		e.stats.Steps++
+		*p = peek{ok: true, next: next, fail: fail, info: e.info(e.nodes[d].Enabled[k])}
+		if next != nil && next.events > s.events {
+			p.events = slices.Clone(log[s.events:next.events])
+		}
+	}
+	return &p.info
 }
 
 func (e *engine) progressEvery() time.Duration {
@@ -139,12 +305,11 @@ func (e *engine) progress() {
 	e.opts.Progress(s)
 }
 
-// push puts s on the path, lists its enabled events and lets the strategy choose.
-func (e *engine) push(s *state) {
+// push puts s on the path and lists its enabled events. It reports whether the search
+// goes on from s: something is enabled and the depth budget is not spent.
+func (e *engine) push(s *state) bool {
 	d := len(e.states)
 	e.states = append(e.states, s)
-	// Nodes and index buffers above the top are kept for reuse: their slices are
-	// overwritten, never shared with a live state.
 	if d < cap(e.nodes) {
 		e.nodes = e.nodes[:d+1]
 	} else {
@@ -158,14 +323,40 @@ func (e *engine) push(s *state) {
 	n := &e.nodes[d]
 	n.Backtrack.Clear()
 	n.Done.Clear()
+	n.Sleep.Clear()
+	n.SleepInfo = n.SleepInfo[:0]
+	n.Tried = n.Tried[:0]
 	n.Taken = -1
+	n.Freeze = false
+	n.Delays = 0
 	n.Enabled, e.idx[d] = e.x.enabled(s, n.Enabled, e.idx[d])
+	n.Final = len(n.Enabled) == 0 || d >= e.maxDepth
+	if d < len(e.peeks) {
+		clear(e.peeks[d])
+	}
+	if e.needs.Clocks {
+		e.pushLastAt(d)
+	}
 	if d > e.stats.MaxDepth {
 		e.stats.MaxDepth = d
 	}
-	if len(n.Enabled) > 0 && d < e.maxDepth {
-		e.strat.Arrive(e.nodes)
+	return !n.Final
+}
+
+// pushLastAt fills lastAt[d] from lastAt[d−1] and the step taken at d−1.
+func (e *engine) pushLastAt(d int) {
+	n := len(e.x.sys.Actors)
+	for len(e.lastAt) <= d {
+		e.lastAt = append(e.lastAt, make([]int32, n))
 	}
+	if d == 0 {
+		for a := range e.lastAt[0] {
+			e.lastAt[0][a] = -1
+		}
+		return
+	}
+	copy(e.lastAt[d], e.lastAt[d-1])
+	e.lastAt[d][e.nodes[d-1].Enabled[e.nodes[d-1].Taken].To] = int32(d - 1)
 }
 
 func (e *engine) pop() {

@@ -109,8 +109,14 @@ type Result struct {
 	Complete bool
 	// First is the first violation found, or nil.
 	First *Violation
-	// Strategy names the strategy that ran.
-	Strategy string
+	// Strategy names the strategy that ran; Dependence the relation it reduced by, if any.
+	Strategy   string
+	Dependence string
+	// Exclusions is the number of message types the system excluded from interleaving,
+	// when the strategy honours exclusions (LiViola): a wrong exclusion hides bugs.
+	Exclusions int
+	// Canonical lists every canonical history found, in the order found, with its verdict.
+	Canonical []CanonicalHistory
 }
 
 // Violation is a finding: a schedule whose history is not linearizable, or in which a

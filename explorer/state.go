@@ -57,6 +57,11 @@ type executor struct {
 	ctx     *model.Ctx
 	h       *model.Hasher
 	fifo    bool
+	// keys: fill in the events' keys (for key-aware strategies).
+	keys bool
+	// What the last step answered (Respond effects) and whether it recorded a return.
+	answered []model.RequestID
+	returned bool
 }
 
 // failure is a finding made while running a step: a panic or an ill-typed response.
@@ -117,17 +122,33 @@ func messageID(parent uint64, index int, content uint64) uint64 {
 	return h.Sum64()
 }
 
-// request makes the pending request of client c's operation seq.
-func (x *executor) request(c int, seq int32) *pending {
+// request makes the pending request of client c's operation seq, sent by the step at
+// path position parent (−1 for the first operations, pending from the start).
+func (x *executor) request(c int, seq int32, parent int) *pending {
 	id := model.RequestID{Client: model.ClientID(c), Seq: int(seq)}
 	msg := x.harness.Request(id)
 	to := x.harness.Target(c)
 	ch := x.contentHash(dpor.Request, id.Client, to, "", x.hashValue(msg))
-	return &pending{
-		ev:    dpor.Event{ID: messageID(0x52657175657374, c<<20|id.Seq, ch), Kind: dpor.Request, From: id.Client, To: to, Msg: msg, Parent: -1},
+	p := &pending{
+		ev:    dpor.Event{ID: messageID(0x52657175657374, c<<20|id.Seq, ch), Kind: dpor.Request, From: id.Client, To: to, Msg: msg, Parent: parent},
 		chash: ch,
 		req:   id,
 	}
+	if x.keys {
+		if part := x.harness.Spec().Partition; part != nil {
+			p.ev.Key, p.ev.KeyKnown = part(x.harness.InputOf(id)), true
+		}
+	}
+	return p
+}
+
+// message makes the pending event of a send or a timer, filling in its key when the
+// strategy needs keys.
+func (x *executor) message(p *pending) *pending {
+	if x.keys {
+		p.ev.Key, p.ev.KeyKnown, p.ev.Excluded = x.sys.Keys.Of(p.ev.Msg)
+	}
+	return p
 }
 
 // initial builds the initial state: copies of the system's actors after their start-up
@@ -167,7 +188,7 @@ func (x *executor) initial() (*state, *failure, error) {
 	}
 	for c := range s.clients {
 		if x.harness.Ops(c) > 0 {
-			p := x.request(c, 0)
+			p := x.request(c, 0, -1)
 			s.pending = append(s.pending, p)
 			s.psum += p.chash
 		}
@@ -225,6 +246,7 @@ func (x *executor) step(s *state, k int, depth int, log []histories.Event) (n *s
 }
 
 func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
+	x.answered, x.returned = x.answered[:0], false
 	p := s.pending[k]
 	n := &state{
 		actors:  s.actors,
@@ -291,14 +313,15 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 		switch e.Kind {
 		case model.EffectSend:
 			ch := x.contentHash(dpor.Message, self, e.To, "", x.hashValue(e.Msg))
-			x.add(n, &pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Message, From: self, To: e.To, Msg: e.Msg, Parent: depth}, chash: ch})
+			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Message, From: self, To: e.To, Msg: e.Msg, Parent: depth}, chash: ch}))
 		case model.EffectSetTimer:
 			x.cancel(n, self, e.Name)
 			ch := x.contentHash(dpor.Timer, self, self, e.Name, x.hashValue(e.Msg))
-			x.add(n, &pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Timer, From: self, To: self, Msg: e.Msg, Timer: e.Name, Parent: depth}, chash: ch})
+			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Timer, From: self, To: self, Msg: e.Msg, Timer: e.Name, Parent: depth}, chash: ch}))
 		case model.EffectCancelTimer:
 			x.cancel(n, self, e.Name)
 		case model.EffectRespond:
+			x.answered = append(x.answered, e.Req)
 			c, _ := e.Req.Client.Client()
 			cl := n.clients[c]
 			if log == nil || int32(e.Req.Seq) != cl.answered || cl.answered >= cl.invoked {
@@ -312,9 +335,10 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 				n.clients = append([]client(nil), n.clients...)
 			}
 			n.clients[c].answered++
+			x.returned = true
 			log = x.record(n, log, histories.Event{Kind: histories.Return, Req: e.Req, Output: e.Msg, OutputHash: x.hashValue(e.Msg)})
 			if next := n.clients[c].answered; int(next) < x.harness.Ops(c) {
-				x.add(n, x.request(c, next))
+				x.add(n, x.request(c, next, depth))
 			}
 		}
 	}

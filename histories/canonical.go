@@ -141,3 +141,40 @@ func compareReq(a, b model.RequestID) int {
 	}
 	return a.Seq - b.Seq
 }
+
+// CanonicalJSON is a canonical history in a form meant for files: the operations in
+// request order, each with its input and result as the specification renders them (no
+// result: never answered), and the real-time precedence as pairs of indices. The same
+// canonical history gives the same value in any run of any strategy.
+type CanonicalJSON struct {
+	Ops      []CanonicalOpJSON `json:"ops"`
+	Precedes [][2]int          `json:"precedes"`
+}
+
+// CanonicalOpJSON is one operation of a CanonicalJSON.
+type CanonicalOpJSON struct {
+	Req    string  `json:"req"`
+	Input  string  `json:"input"`
+	Output *string `json:"output"`
+}
+
+// JSON returns c in the form of CanonicalJSON, with inputs from h.
+func (c *Canonical) JSON(h *model.Harness) CanonicalJSON {
+	spec := h.Spec()
+	out := CanonicalJSON{Ops: make([]CanonicalOpJSON, len(c.Ops)), Precedes: [][2]int{}}
+	for i, o := range c.Ops {
+		in := h.InputOf(o.Req)
+		op := CanonicalOpJSON{Req: o.Req.String(), Input: spec.Input(in)}
+		if !o.Open {
+			s := spec.Output(in, o.Output)
+			op.Output = &s
+		}
+		out.Ops[i] = op
+		for j := range c.Ops {
+			if c.Precedes(i, j) {
+				out.Precedes = append(out.Precedes, [2]int{i, j})
+			}
+		}
+	}
+	return out
+}

@@ -20,6 +20,10 @@ type System struct {
 	Network Network
 	// Harness is what the clients do and the specification they are judged by.
 	Harness *Harness
+	// Keys, when set, declares per message type where its key lies and which types are
+	// excluded from interleaving; only key-aware strategies (LiViola) read it. A client's
+	// request has the key the specification's Partition gives its input, if any.
+	Keys *Keys
 }
 
 // Validate reports, in one line, what makes the system unusable: no actors, a nil actor,

@@ -9,11 +9,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems"
 )
@@ -29,6 +31,9 @@ type checkFlags struct {
 	out          string
 	quiet        bool
 	reflective   bool
+	delays       int
+	dependence   string
+	histories    string
 }
 
 // newCheckFlagSet declares check's flags. Parse errors are not printed by the flag
@@ -46,6 +51,9 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.StringVar(&f.out, "out", "", "write the first violation to `FILE` as JSON, for ravel replay")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
 	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
+	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
+	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family: actor, history or key (default: history; key for liviola)")
+	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
 }
@@ -110,11 +118,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("check %s: %v", entry.Name, err)
 	}
-	strat, err := dpor.New(f.strategy, dpor.Config{Seed: f.seed})
+	strat, err := dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence})
 	if err != nil {
 		return 0, usagef("check: %v", err)
 	}
+	if _, ok := strat.(dpor.Sampler); ok && f.maxSchedules == 0 {
+		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
+	}
 	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth}
+	if dep := dpor.RelationOf(strat); dep != nil {
+		info.Dependence = dep.Name()
+	}
+	if f.strategy == "delay-bounded" {
+		info.Delays = &f.delays
+	}
 	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective}
 	if !f.quiet {
 		opts.ProgressEvery = 5 * time.Second
@@ -130,6 +147,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, fmt.Errorf("check %s: %w", entry.Name, err)
 	}
 	report := newCheckReport(info, res, &sys)
+	if f.histories != "" {
+		if err := writeHistories(f.histories, &sys, res); err != nil {
+			return 0, usagef("check: --histories: %v", err)
+		}
+	}
 	if f.out != "" && report.FirstViolation != nil {
 		if err := writeViolation(f.out, info, *report.FirstViolation); err != nil {
 			return 0, usagef("check: --out: %v", err)
@@ -161,6 +183,34 @@ func budget(n int64) int64 {
 	return n
 }
 
+// writeHistories writes every canonical history of res, one JSON line each with its
+// verdict, sorted, so that the files of two runs compare with cmp.
+func writeHistories(path string, sys *model.System, res *explorer.Result) error {
+	type line struct {
+		histories.CanonicalJSON
+		Verdict string `json:"verdict"`
+	}
+	lines := make([]string, len(res.Canonical))
+	for i, c := range res.Canonical {
+		v := "linearizable"
+		if !c.Linearizable {
+			v = "not-linearizable"
+		}
+		b, err := json.Marshal(line{CanonicalJSON: c.History.JSON(sys.Harness), Verdict: v})
+		if err != nil {
+			return err
+		}
+		lines[i] = string(b)
+	}
+	slices.Sort(lines)
+	var buf strings.Builder
+	for _, l := range lines {
+		buf.WriteString(l)
+		buf.WriteByte('\n')
+	}
+	return os.WriteFile(path, []byte(buf.String()), 0o644)
+}
+
 func writeViolation(path string, info runInfo, v violationJSON) error {
 	b, err := json.MarshalIndent(violationFile{Format: violationFormat, Run: info, Violation: v}, "", "  ")
 	if err != nil {
@@ -170,7 +220,17 @@ func writeViolation(path string, info runInfo, v violationJSON) error {
 }
 
 func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {
-	fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s  agents %d  seed %d\n", r.System, r.Harness, r.Strategy, r.Agents, r.Seed)
+	fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s", r.System, r.Harness, r.Strategy)
+	if r.Dependence != "" {
+		fmt.Fprintf(w, "  dependence %s", r.Dependence)
+	}
+	if r.Delays != nil {
+		fmt.Fprintf(w, "  delays %d", *r.Delays)
+	}
+	fmt.Fprintf(w, "  agents %d  seed %d\n", r.Agents, r.Seed)
+	if r.Exclusions > 0 {
+		fmt.Fprintf(w, "note: the system excludes %d message types from interleaving; a wrong exclusion hides bugs\n", r.Exclusions)
+	}
 	switch {
 	case r.Complete:
 		fmt.Fprintln(w, "search: complete — every schedule the strategy selects was explored")
@@ -181,7 +241,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	default:
 		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)\n", thousands(r.MaxSchedules))
 	}
-	row := func(sym, name, val string) { fmt.Fprintf(w, "  %-4s %-42s %s\n", sym, name, val) }
+	row := func(sym, name, val string) { fmt.Fprintf(w, "  %-5s %-44s %s\n", sym, name, val) }
 	row("#S", "schedules", thousands(r.Schedules))
 	row("", "steps (messages delivered)", thousands(r.Steps))
 	row("", "longest schedule (steps)", fmt.Sprint(r.MaxDepthReached))
@@ -190,6 +250,10 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	row("#UH", "unique histories (chronological)", thousands(r.HistoriesUnique))
 	row("#CH", "unique histories (canonical)", thousands(r.HistoriesCanonical))
 	row("#NL", "non-linearizable unique histories", thousands(r.Nonlinearizable))
+	row("", "non-linearizable canonical histories", thousands(r.NonlinearizableCanonical))
+	row("NL/UH", "quality", percent(r.Quality))
+	row("UH/S", "progression", percent(r.Progression))
+	row("NL/S", "precision", percent(r.Precision))
 	if r.Panics > 0 {
 		row("", "schedules ending in a panic or bad response", thousands(r.Panics))
 	}
@@ -237,6 +301,8 @@ func indent(s string) string {
 }
 
 func seconds(s float64) string { return fmt.Sprintf("%.3fs", s) }
+
+func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 
 // thousands writes n with thousands separators: 4,204,200.
 func thousands(n int64) string {

@@ -4,6 +4,7 @@
 //	ravel list
 //	ravel check SYSTEM [flags]
 //	ravel replay FILE
+//	ravel bench [flags]
 //
 // Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input,
 // 130 when interrupted before finding anything.
@@ -37,6 +38,7 @@ Usage:
   ravel list                    the systems with their harnesses, and the strategies
   ravel check SYSTEM [flags]    explore SYSTEM's schedules and check every history
   ravel replay FILE             re-run the violation saved by check --out FILE
+  ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
 
 Run 'ravel check -h' for check's flags.
 Exit status: 0 no violation found, 1 violation found, 2 bad usage or input,
@@ -62,11 +64,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdCheck(args[1:], stdout, stderr)
 	case "replay":
 		code, err = cmdReplay(args[1:], stdout)
+	case "bench":
+		code, err = cmdBench(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
-		err = usagef("unknown command %q (valid: list, check, replay)", args[0])
+		err = usagef("unknown command %q (valid: list, check, replay, bench)", args[0])
 	}
 	if err != nil {
 		var u *usageError

@@ -17,6 +17,8 @@ type runInfo struct {
 	Seed         int64  `json:"seed"`
 	MaxSchedules int64  `json:"max_schedules"`
 	MaxDepth     int    `json:"max_depth"`
+	Dependence   string `json:"dependence,omitempty"`
+	Delays       *int   `json:"delays,omitempty"`
 }
 
 // checkReport is check's JSON output: one object.
@@ -34,6 +36,10 @@ type checkReport struct {
 	Nonlinearizable          int64          `json:"nonlinearizable"`
 	NonlinearizableCanonical int64          `json:"nonlinearizable_canonical"`
 	Panics                   int64          `json:"panics"`
+	Quality                  float64        `json:"nl_per_uh"`
+	Progression              float64        `json:"uh_per_schedule"`
+	Precision                float64        `json:"nl_per_schedule"`
+	Exclusions               int            `json:"exclusions"`
 	HistoriesBeforeFirst     *int64         `json:"histories_before_first"`
 	ExploreSeconds           float64        `json:"explore_seconds"`
 	CheckSeconds             float64        `json:"check_seconds"`
@@ -106,6 +112,14 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 	if st.Explore > 0 {
 		r.SchedulesPerSecond = float64(st.Schedules) / st.Explore.Seconds()
 	}
+	if st.Unique > 0 {
+		r.Quality = float64(st.Nonlinearizable) / float64(st.Unique)
+	}
+	if st.Schedules > 0 {
+		r.Progression = float64(st.Unique) / float64(st.Schedules)
+		r.Precision = float64(st.Nonlinearizable) / float64(st.Schedules)
+	}
+	r.Exclusions = res.Exclusions
 	if res.First != nil {
 		hf := st.BeforeFirst
 		tf := st.ToFirst.Seconds()

@@ -54,5 +54,17 @@ func build(name string, n int, harness string, f Faults) (model.System, error) {
 	for i := range actors {
 		actors[i] = &Replica{Faults: f, Leader: 0}
 	}
-	return model.System{Name: name, Actors: actors, Harness: h}, nil
+	return model.System{Name: name, Actors: actors, Harness: h, Keys: keys()}, nil
+}
+
+// keys declares the register's messages for LiViola as DS2's harness does: a register is
+// a map with one key, so every message acts on it, and nothing is excluded (DS2 §4.1.2:
+// no message of the register meets the exclusion criteria).
+func keys() *model.Keys {
+	k := model.NewKeys()
+	model.Key(k, func(WriteReplica) string { return "reg" })
+	model.Key(k, func(WriteReplicaAck) string { return "reg" })
+	model.Key(k, func(ReadReplica) string { return "reg" })
+	model.Key(k, func(ReadReplicaAck) string { return "reg" })
+	return k
 }

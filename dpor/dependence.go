@@ -1,0 +1,87 @@
+package dpor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Dependence is a relation between steps: two dependent steps may not commute, so a
+// reduction must explore both of their orders (DESIGN.md, Semantics 8). It must be
+// symmetric.
+type Dependence interface {
+	Name() string
+	Dependent(a, b *StepInfo) bool
+	// NeedsReturns says whether the relation looks at StepInfo.Returns and Answers, which
+	// are known for an enabled event only once it has run (Path.Next).
+	NeedsReturns() bool
+	// NeedsKeys says whether it looks at keys.
+	NeedsKeys() bool
+}
+
+// Actor is DS2's relation: two steps are dependent when they have the same receiver.
+func Actor() Dependence { return actorDep{} }
+
+// History is Ravel's default: the same receiver, or one step records a response and the
+// other an invocation (their order decides whether the two operations overlap), or both
+// answer the same request (the first answer is the one the client takes). Under it every
+// reduction in this package keeps every canonical history.
+func History() Dependence { return historyDep{} }
+
+// Key is LiViola's: the same receiver and the same key — a message whose key is unknown
+// matches every key — and neither message of a type the system excluded.
+func Key() Dependence { return keyDep{} }
+
+// Dependences lists the relations' names.
+func Dependences() []string { return []string{"actor", "history", "key"} }
+
+// DependenceByName returns the named relation; the error lists the valid names.
+func DependenceByName(name string) (Dependence, error) {
+	switch name {
+	case "actor":
+		return Actor(), nil
+	case "history":
+		return History(), nil
+	case "key":
+		return Key(), nil
+	}
+	return nil, fmt.Errorf("unknown dependence %q (valid: %s)", name, strings.Join(Dependences(), ", "))
+}
+
+type actorDep struct{}
+
+func (actorDep) Name() string                  { return "actor" }
+func (actorDep) Dependent(a, b *StepInfo) bool { return a.Event.To == b.Event.To }
+func (actorDep) NeedsReturns() bool            { return false }
+func (actorDep) NeedsKeys() bool               { return false }
+
+type historyDep struct{}
+
+func (historyDep) Name() string { return "history" }
+func (historyDep) Dependent(a, b *StepInfo) bool {
+	if a.Event.To == b.Event.To || (a.Invokes && b.Returns) || (a.Returns && b.Invokes) {
+		return true
+	}
+	for _, x := range a.Answers {
+		for _, y := range b.Answers {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+func (historyDep) NeedsReturns() bool { return true }
+func (historyDep) NeedsKeys() bool    { return false }
+
+type keyDep struct{}
+
+func (keyDep) Name() string { return "key" }
+func (keyDep) Dependent(a, b *StepInfo) bool {
+	x, y := &a.Event, &b.Event
+	if x.To != y.To || x.Excluded || y.Excluded {
+		return false
+	}
+	return !x.KeyKnown || !y.KeyKnown || x.Key == y.Key
+}
+func (keyDep) NeedsReturns() bool { return false }
+func (keyDep) NeedsKeys() bool    { return true }
