@@ -20,9 +20,32 @@ type Entry struct {
 	Harnesses []string
 	// Agents is the default number of agents.
 	Agents int
-	// New builds the system with the given number of agents and harness; it fails, with
-	// a message naming the valid choices, on an unknown harness or a bad agent count.
-	New func(agents int, harness string) (model.System, error)
+	// Retries is the default retry limit, for systems that retry (0: they do not).
+	Retries int
+	// Build builds the system; it fails, with a message naming the valid choices, on an
+	// unknown harness or a bad parameter. Zero fields of the Config take the defaults.
+	Build func(Config) (model.System, error)
+}
+
+// Config are the parameters of a system.
+type Config struct {
+	Harness string // the harness; "" is the system's first
+	Agents  int    // the number of agents; 0 is the system's default
+	Retries int    // the retry limit; 0 is the system's default
+}
+
+// New builds e with cfg, filling in e's defaults for zero fields.
+func (e Entry) New(cfg Config) (model.System, error) {
+	if cfg.Harness == "" {
+		cfg.Harness = e.Harnesses[0]
+	}
+	if cfg.Agents == 0 {
+		cfg.Agents = e.Agents
+	}
+	if cfg.Retries == 0 {
+		cfg.Retries = e.Retries
+	}
+	return e.Build(cfg)
 }
 
 var catalog = []Entry{
@@ -31,14 +54,14 @@ var catalog = []Entry{
 		Summary:   "DS2's distributed register (§4.1): a leader replicates reads and writes to a majority",
 		Harnesses: register.HarnessNames,
 		Agents:    2,
-		New:       register.New,
+		Build:     func(c Config) (model.System, error) { return register.New(c.Agents, c.Harness) },
 	},
 	{
 		Name:      "register-buggy",
 		Summary:   "DS2's erroneous register (§4.2): local reads, writes acknowledged after the first ack",
 		Harnesses: register.HarnessNames,
 		Agents:    3,
-		New:       register.NewBuggy,
+		Build:     func(c Config) (model.System, error) { return register.NewBuggy(c.Agents, c.Harness) },
 	},
 }
 

@@ -32,6 +32,7 @@ type benchFlags struct {
 	delays                         int
 	dependence                     string
 	markdown, json, quiet          bool
+	retries                        int
 }
 
 func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
@@ -45,6 +46,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "the schedule budget of each run (the paper's cutoff); 0 means no limit, except for random, which then gets 50,000")
 	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
 	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: each system's)")
+	fs.IntVar(&f.retries, "retries", 0, "the retry limit of systems that retry (default: each system's)")
 	fs.Int64Var(&f.seed, "seed", 1, "the seed of the random strategy")
 	fs.IntVar(&f.delays, "delays", 3, "the delay bound of delay-bounded")
 	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family (default: each strategy's)")
@@ -124,7 +126,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 func benchOne(ctx context.Context, e systems.Entry, harness string, agents int, sname string, f *benchFlags, stderr io.Writer) (checkReport, error) {
-	sys, err := e.New(agents, harness)
+	sys, err := e.New(systems.Config{Agents: agents, Harness: harness, Retries: f.retries})
 	if err != nil {
 		return checkReport{}, usagef("bench %s: %v", e.Name, err)
 	}
@@ -136,7 +138,11 @@ func benchOne(ctx context.Context, e systems.Entry, harness string, agents int, 
 	if _, ok := strat.(dpor.Sampler); ok && budget == 0 {
 		budget = explorer.DefaultMaxSchedules
 	}
-	info := runInfo{System: e.Name, Harness: harness, Strategy: sname, Agents: agents, Seed: f.seed, MaxSchedules: budget, MaxDepth: f.maxDepth}
+	retries := f.retries
+	if retries == 0 {
+		retries = e.Retries
+	}
+	info := runInfo{System: e.Name, Harness: harness, Strategy: sname, Agents: agents, Retries: retries, Seed: f.seed, MaxSchedules: budget, MaxDepth: f.maxDepth}
 	if dep := dpor.RelationOf(strat); dep != nil {
 		info.Dependence = dep.Name()
 	}

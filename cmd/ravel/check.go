@@ -32,6 +32,7 @@ type checkFlags struct {
 	quiet        bool
 	reflective   bool
 	delays       int
+	retries      int
 	dependence   string
 	histories    string
 }
@@ -46,6 +47,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "stop after this many schedules; 0 means no limit")
 	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
 	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: the system's)")
+	fs.IntVar(&f.retries, "retries", 0, "the retry limit of systems that retry (default: the system's)")
 	fs.Int64Var(&f.seed, "seed", 1, "the seed of randomized strategies; printed with every result")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
 	fs.StringVar(&f.out, "out", "", "write the first violation to `FILE` as JSON, for ravel replay")
@@ -105,6 +107,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if f.agents == 0 {
 		f.agents = entry.Agents
 	}
+	if f.retries == 0 {
+		f.retries = entry.Retries
+	}
 	if f.agents < 1 {
 		return 0, usagef("check: --agents must be at least 1, got %d", f.agents)
 	}
@@ -114,7 +119,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if f.maxDepth < 0 {
 		return 0, usagef("check: --max-depth must be 0 (no limit) or positive, got %d", f.maxDepth)
 	}
-	sys, err := entry.New(f.agents, f.harness)
+	if f.retries < 0 {
+		return 0, usagef("check: --retries must be at least 0, got %d", f.retries)
+	}
+	sys, err := entry.New(systems.Config{Agents: f.agents, Harness: f.harness, Retries: f.retries})
 	if err != nil {
 		return 0, usagef("check %s: %v", entry.Name, err)
 	}
@@ -125,7 +133,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if _, ok := strat.(dpor.Sampler); ok && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
 	}
-	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth}
 	if dep := dpor.RelationOf(strat); dep != nil {
 		info.Dependence = dep.Name()
 	}

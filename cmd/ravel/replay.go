@@ -34,7 +34,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	sys, err := entry.New(vf.Run.Agents, vf.Run.Harness)
+	sys, err := entry.New(systems.Config{Agents: vf.Run.Agents, Harness: vf.Run.Harness, Retries: vf.Run.Retries})
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}

@@ -14,6 +14,7 @@ type runInfo struct {
 	Harness      string `json:"harness"`
 	Strategy     string `json:"strategy"`
 	Agents       int    `json:"agents"`
+	Retries      int    `json:"retries,omitempty"`
 	Seed         int64  `json:"seed"`
 	MaxSchedules int64  `json:"max_schedules"`
 	MaxDepth     int    `json:"max_depth"`
