@@ -1,30 +1,30 @@
 package explorer
 
 import (
+	"sync/atomic"
 	"time"
 
+	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/wgl"
 )
 
-// verdict is what judging one schedule's history found.
-type verdict uint8
-
-const (
-	seenBefore   verdict = iota // the chronological history was seen before
-	fine                        // a new history, linearizable
-	newViolation                // a new history, not linearizable
-)
-
-// checker keeps the histories a run has seen and checks each canonical history once.
+// checker keeps the histories a run has seen and checks each canonical history once, on
+// a goroutine of its own, so that checking overlaps exploration. Verdicts are gathered
+// when the run ends; everything that depends on them — the counts of non-linearizable
+// histories and the first violation — is computed then, from the order in which the
+// search found the histories, so it does not depend on how fast the checker was.
 type checker struct {
 	x       *executor
-	chrono  map[uint64]struct{}
-	canon   map[uint64][]canonEntry
+	chrono  map[uint64]*canonEntry // chronological history → its canonical form
+	canon   map[uint64][]*canonEntry
+	entries []*canonEntry // in the order found
 	scratch histories.Canonical
-	elapsed time.Duration
-	// histories lists the canonical histories in the order they were found.
-	histories []CanonicalHistory
+
+	work    chan *canonEntry
+	done    chan struct{}
+	elapsed atomic.Int64 // nanoseconds spent checking
+	bad     atomic.Int64 // canonical histories found not linearizable so far
 }
 
 // CanonicalHistory is one canonical history a run found, and whether it is linearizable.
@@ -33,53 +33,101 @@ type CanonicalHistory struct {
 	Linearizable bool
 }
 
+// canonEntry is one canonical history: the engine fills in everything but ok, which the
+// checking goroutine writes before it finishes.
 type canonEntry struct {
-	c  histories.Canonical
-	ok bool
+	c      histories.Canonical
+	ops    []histories.Operation[any, any]
+	ok     bool
+	chrono int64 // chronological histories with this canonical form
+	first  found // the schedule that found it first
+}
+
+// found is where a history was first seen.
+type found struct {
+	schedule    int64
+	steps       []dpor.Event
+	events      []histories.Event
+	fingerprint uint64
+	at          time.Duration // since the start of the run
+	uniqueSeen  int64         // chronological histories found before it
 }
 
 func newChecker(x *executor) *checker {
-	return &checker{x: x, chrono: make(map[uint64]struct{}), canon: make(map[uint64][]canonEntry)}
+	c := &checker{
+		x:      x,
+		chrono: make(map[uint64]*canonEntry),
+		canon:  make(map[uint64][]*canonEntry),
+		work:   make(chan *canonEntry, 1024),
+		done:   make(chan struct{}),
+	}
+	spec := x.harness.Spec().Spec
+	go func() {
+		defer close(c.done)
+		for e := range c.work {
+			start := time.Now()
+			e.ok = wgl.Check(spec, e.ops).Verdict == wgl.Linearizable
+			e.ops = nil
+			c.elapsed.Add(int64(time.Since(start)))
+			if !e.ok {
+				c.bad.Add(1)
+			}
+		}
+	}()
+	return c
 }
 
-// judge counts the history events, whose chain hash is chrono, into st and reports
-// whether it is new and linearizable. A chronological history is judged once; its
-// canonical form is checked once across all the chronological histories that share it.
-func (c *checker) judge(chrono uint64, events []histories.Event, st *Stats) verdict {
+// judge counts the history events of a schedule, whose chain hash is chrono, into st. A
+// chronological history is looked at once; its canonical form is checked once across all
+// the chronological histories that share it. where says how to find the schedule, and is
+// called only for a canonical history not seen before.
+func (c *checker) judge(chrono uint64, events []histories.Event, st *Stats, where func() found) {
 	if _, ok := c.chrono[chrono]; ok {
-		return seenBefore
+		return
 	}
-	c.chrono[chrono] = struct{}{}
 	st.Unique++
-	ok := c.canonical(events, st)
-	if ok {
-		return fine
-	}
-	st.Nonlinearizable++
-	return newViolation
-}
-
-// canonical reports whether the canonical form of events is linearizable, checking it if
-// it is new.
-func (c *checker) canonical(events []histories.Event, st *Stats) bool {
 	c.scratch.Reset(events)
 	h := c.scratch.Hash()
+	var entry *canonEntry
 	for _, e := range c.canon[h] {
 		if e.c.Equal(&c.scratch) {
-			return e.ok
+			entry = e
+			break
 		}
 	}
-	start := time.Now()
-	ops := c.scratch.Operations(c.x.harness)
-	res := wgl.Check(c.x.harness.Spec().Spec, ops)
-	ok := res.Verdict == wgl.Linearizable
-	c.elapsed += time.Since(start)
-	kept := c.scratch.Clone()
-	c.canon[h] = append(c.canon[h], canonEntry{c: kept, ok: ok})
-	c.histories = append(c.histories, CanonicalHistory{History: kept, Linearizable: ok})
-	st.Canonical++
-	if !ok {
-		st.NonlinearizableCan++
+	if entry == nil {
+		entry = &canonEntry{c: c.scratch.Clone(), first: where()}
+		entry.first.uniqueSeen = st.Unique - 1
+		entry.ops = entry.c.Operations(c.x.harness)
+		c.canon[h] = append(c.canon[h], entry)
+		c.entries = append(c.entries, entry)
+		c.work <- entry
 	}
-	return ok
+	entry.chrono++
+	c.chrono[chrono] = entry
 }
+
+// finish waits for the verdicts and completes st with them. It returns the canonical
+// histories in the order found, and the earliest-found non-linearizable one, if any.
+func (c *checker) finish(st *Stats) ([]CanonicalHistory, *canonEntry) {
+	close(c.work)
+	<-c.done
+	st.Canonical = int64(len(c.entries))
+	out := make([]CanonicalHistory, len(c.entries))
+	var first *canonEntry
+	for i, e := range c.entries {
+		out[i] = CanonicalHistory{History: e.c, Linearizable: e.ok}
+		if e.ok {
+			continue
+		}
+		st.NonlinearizableCan++
+		st.Nonlinearizable += e.chrono
+		if first == nil || e.first.schedule < first.first.schedule {
+			first = e
+		}
+	}
+	return out, first
+}
+
+// checking is the time spent checking so far.
+func (c *checker) checking() time.Duration { return time.Duration(c.elapsed.Load()) }

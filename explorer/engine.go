@@ -81,9 +81,23 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	} else {
 		complete = e.search(ctx)
 	}
-	e.stats.Check = e.checker.elapsed
+	exploreEnd := time.Since(e.start)
+	canonical, bad := e.checker.finish(&e.stats)
+	if bad != nil && (e.first == nil || bad.first.schedule < e.first.Schedule) {
+		e.first = &Violation{
+			Kind:        "nonlinearizable",
+			Schedule:    bad.first.schedule,
+			Steps:       deliveries(bad.first.steps),
+			Events:      bad.first.events,
+			Fingerprint: bad.first.fingerprint,
+		}
+		e.stats.ToFirst, e.stats.BeforeFirst = bad.first.at, bad.first.uniqueSeen
+	}
+	e.stats.Check = e.checker.checking()
 	e.stats.Total = time.Since(e.start)
-	e.stats.Explore = e.stats.Total - e.stats.Check
+	// Checking overlaps exploring: TS is the time the search itself took, TT the time
+	// until every history was checked too.
+	e.stats.Explore = exploreEnd
 	if e.first != nil {
 		e.verifyReplay(e.first)
 	}
@@ -94,7 +108,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			res.Exclusions = sys.Keys.Exclusions()
 		}
 	}
-	res.Canonical = e.checker.histories
+	res.Canonical = canonical
 	return res, nil
 }
 
@@ -299,9 +313,11 @@ func (e *engine) progressEvery() time.Duration {
 
 func (e *engine) progress() {
 	s := e.stats
-	s.Check = e.checker.elapsed
+	s.Check = e.checker.checking()
 	s.Total = time.Since(e.start)
-	s.Explore = s.Total - s.Check
+	s.Explore = s.Total
+	s.Canonical = int64(len(e.checker.entries))
+	s.NonlinearizableCan = e.checker.bad.Load()
 	e.opts.Progress(s)
 }
 
@@ -391,18 +407,15 @@ func (e *engine) endSchedule(s *state, cut bool) {
 		e.end = ScheduleEnd{Index: e.stats.Schedules, Steps: e.steps(d), Events: events, Fingerprint: s.fingerprint(), Cut: cut}
 		e.opts.OnSchedule(&e.end)
 	}
-	verdict := e.checker.judge(s.chrono, events, &e.stats)
-	if verdict == newViolation && e.first == nil {
-		e.stats.ToFirst = time.Since(e.start)
-		e.stats.BeforeFirst = e.stats.Unique - 1
-		e.first = &Violation{
-			Kind:        "nonlinearizable",
-			Schedule:    e.stats.Schedules,
-			Steps:       deliveries(e.steps(len(e.states) - 1)),
-			Events:      append([]histories.Event(nil), events...),
-			Fingerprint: s.fingerprint(),
+	e.checker.judge(s.chrono, events, &e.stats, func() found {
+		return found{
+			schedule:    e.stats.Schedules,
+			steps:       e.steps(len(e.states) - 1),
+			events:      append([]histories.Event(nil), events...),
+			fingerprint: s.fingerprint(),
+			at:          time.Since(e.start),
 		}
-	}
+	})
 }
 
 // fail records a panic or bad response in the step from depth d−1; s is the state the

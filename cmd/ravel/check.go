@@ -144,8 +144,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if !f.quiet {
 		opts.ProgressEvery = 5 * time.Second
 		opts.Progress = func(s explorer.Stats) {
-			fmt.Fprintf(stderr, "ravel: %s schedules, %s steps, %d unique histories, %d violations, %.0fs\n",
-				thousands(s.Schedules), thousands(s.Steps), s.Unique, s.Nonlinearizable+s.Panics, s.Total.Seconds())
+			fmt.Fprintf(stderr, "ravel: %s schedules, %s steps, %d unique histories, %d violations so far, %.0fs\n",
+				thousands(s.Schedules), thousands(s.Steps), s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
