@@ -15,6 +15,18 @@ type delayBounded struct{ d int }
 func (s *delayBounded) Name() string { return "delay-bounded" }
 func (s *delayBounded) Needs() Needs { return Needs{} }
 
+// CacheKey is what the search from a state depends on besides the state: the delays
+// left, and the actor the round robin starts after.
+func (s *delayBounded) CacheKey(p Path) uint64 {
+	nodes := p.Nodes()
+	n := len(nodes) - 1
+	prev := -1
+	if n > 0 {
+		prev = int(nodes[n-1].Step().Event.To)
+	}
+	return uint64(nodes[n].Delays+1)<<32 | uint64(uint32(prev+1))
+}
+
 // Bound is the delay budget.
 func (s *delayBounded) Bound() int { return s.d }
 

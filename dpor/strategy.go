@@ -84,14 +84,26 @@ type Sampler interface {
 	Seed() int64
 }
 
+// StateCacher is a strategy under which ending a path at a state already visited loses
+// nothing: what it explores from a state depends only on the state and on CacheKey.
+// Exhaustive and delay-bounded search are; the DPOR family is not, since the backtrack
+// points a cut path would have added are lost (stateful DPOR needs more, Yang et al. 2008).
+type StateCacher interface {
+	Strategy
+	// CacheKey returns what, besides the state itself, decides what the strategy explores
+	// from the last node of p (after Arrive); 0 when nothing does.
+	CacheKey(p Path) uint64
+}
+
 // Exhaustive returns depth-first search over every schedule: from every state, every
 // enabled event.
 func Exhaustive() Strategy { return exhaustive{} }
 
 type exhaustive struct{}
 
-func (exhaustive) Name() string { return "exhaustive" }
-func (exhaustive) Needs() Needs { return Needs{} }
+func (exhaustive) Name() string         { return "exhaustive" }
+func (exhaustive) CacheKey(Path) uint64 { return 0 }
+func (exhaustive) Needs() Needs         { return Needs{} }
 
 func (exhaustive) Arrive(p Path) {
 	nodes := p.Nodes()

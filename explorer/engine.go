@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -33,6 +34,14 @@ type engine struct {
 	// peeks[d][k] caches the step from states[d] delivering nodes[d].Enabled[k], run
 	// before it was explored (dpor.Path.Next).
 	peeks [][]peek
+
+	// With state caching: the set of states visited, and the strategy's cache key.
+	visited visitedSet
+	cacher  dpor.StateCacher
+	// stale marks, in stateless mode, that the states above the initial one are not
+	// kept: they must be rebuilt before the next step.
+	stale bool
+	err   error // a failure of Ravel's own (the visited set's disk), ending the run
 
 	checker  *checker
 	stats    Stats
@@ -74,6 +83,14 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	e.needs = e.strat.Needs()
 	x.keys = e.needs.Keys
+	if opts.StateCaching {
+		if e.cacher, err = cacheable(e.strat); err != nil {
+			return nil, err
+		}
+		if e.visited, err = openVisited(opts); err != nil {
+			return nil, err
+		}
+	}
 	e.stats.BeforeFirst = -1
 	var complete bool
 	if s, ok := e.strat.(dpor.Sampler); ok {
@@ -83,6 +100,15 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	exploreEnd := time.Since(e.start)
 	canonical, bad := e.checker.finish(&e.stats)
+	if e.visited != nil {
+		e.stats.Visited = e.visited.Stats()
+		if err := e.visited.Close(); err != nil && e.err == nil {
+			e.err = fmt.Errorf("visited set: %w", err)
+		}
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
 	if bad != nil && (e.first == nil || bad.first.schedule < e.first.Schedule) {
 		e.first = &Violation{
 			Kind:        "nonlinearizable",
@@ -134,8 +160,9 @@ func (e *engine) search(ctx context.Context) bool {
 	if !ok {
 		return true
 	}
-	e.push(init)
-	e.strat.Arrive(e)
+	if !e.arrive(init) {
+		return true
+	}
 	lastProgress := time.Now()
 	for len(e.states) > 0 {
 		d := len(e.states) - 1
@@ -155,28 +182,92 @@ func (e *engine) search(ctx context.Context) bool {
 				e.progress()
 			}
 		}
+		if e.stale {
+			e.rebuild(d)
+		}
 		next, fail := e.take(d, i)
 		if fail != nil {
 			e.stats.Schedules++
 			e.stats.Panics++
 			e.fail(fail, next, d+1)
+			e.forget()
 			if e.stats.Schedules >= e.maxS {
 				return false
 			}
 			continue
 		}
-		more := e.push(next)
-		e.strat.Arrive(e)
-		if more {
+		if e.arrive(next) {
 			continue
 		}
-		e.endSchedule(next, len(e.nodes[d+1].Enabled) > 0)
-		e.pop()
+		if e.err != nil {
+			return false
+		}
 		if e.stats.Schedules >= e.maxS {
 			return false
 		}
 	}
 	return true
+}
+
+// arrive puts s on the path, lets the strategy see it, and reports whether the search
+// goes on from it. When it does not — s is final, or was visited before — the schedule
+// that reached it ends (if s is new) and s is taken off the path.
+func (e *engine) arrive(s *state) bool {
+	more := e.push(s)
+	e.strat.Arrive(e)
+	if e.visited != nil {
+		isNew, err := e.visit()
+		if err != nil {
+			e.err = err
+			e.pop()
+			return false
+		}
+		if !isNew {
+			e.pop()
+			e.forget()
+			return false
+		}
+	}
+	if more {
+		return true
+	}
+	d := len(e.states) - 1
+	e.endSchedule(s, len(e.nodes[d].Enabled) > 0)
+	e.pop()
+	e.forget()
+	return false
+}
+
+// forget drops, in stateless mode, every state above the initial one: the next step
+// rebuilds the one it needs from the initial state.
+func (e *engine) forget() {
+	if !e.opts.Stateless {
+		return
+	}
+	for i := 1; i < len(e.states); i++ {
+		e.states[i] = nil
+	}
+	e.stale = true
+}
+
+// rebuild re-executes the path from the initial state up to depth d, in stateless mode:
+// the states above the initial one were not kept.
+func (e *engine) rebuild(d int) {
+	s := e.states[0]
+	e.log = e.log[:0]
+	for j := 0; j < d; j++ {
+		next, log, fail := e.x.step(s, e.idx[j][e.nodes[j].Taken], j, e.log)
+		e.log = log
+		e.stats.Replayed++
+		if fail != nil || next == nil {
+			// The step ran before without failing: a handler is not deterministic.
+			e.err = fmt.Errorf("stateless re-execution of step %d failed where the first execution did not: a handler is not deterministic", j+1)
+			return
+		}
+		s = next
+		e.states[j+1] = s
+	}
+	e.stale = false
 }
 
 // sample runs the random walks of a Sampler until the schedule budget is spent.
@@ -230,7 +321,7 @@ func (e *engine) take(d, i int) (*state, *failure) {
 	var next *state
 	var fail *failure
 	var info dpor.StepInfo
-	if d < len(e.peeks) && i < len(e.peeks[d]) && e.peeks[d][i].ok {
+	if d < len(e.peeks) && i < len(e.peeks[d]) && e.peeks[d][i].ok && e.peeks[d][i].next != nil {
 		p := &e.peeks[d][i]
 		e.log = append(e.log[:e.states[d].events], p.events...)
 		next, fail, info = p.next, p.fail, p.info
@@ -297,7 +388,9 @@ func (e *engine) Next(k int) *dpor.StepInfo {
 		e.log = log
 		e.stats.Steps++
 		*p = peek{ok: true, next: next, fail: fail, info: e.info(e.nodes[d].Enabled[k])}
-		if next != nil && next.events > s.events {
+		if e.opts.Stateless {
+			p.next = nil // a stateless search keeps no state it could backtrack to
+		} else if next != nil && next.events > s.events {
 			p.events = slices.Clone(log[s.events:next.events])
 		}
 	}

@@ -24,6 +24,10 @@ const DefaultMaxDepth = 1_000
 // Unlimited, as a budget, means no limit.
 const Unlimited = -1
 
+// DefaultVisitedMem is the visited set's memory budget when Options leaves it zero:
+// 512 MiB hold about 40 million fingerprints before anything spills to disk.
+const DefaultVisitedMem = 512 << 20
+
 // Options configure a run. The zero value explores exhaustively with the default budgets.
 type Options struct {
 	// Strategy decides which schedules to explore; nil means dpor.Exhaustive().
@@ -37,6 +41,20 @@ type Options struct {
 	// Reflective forces the reflective deep copy and fingerprint even for actors and
 	// messages that have Clone and HashState methods (to measure what those buy).
 	Reflective bool
+	// StateCaching ends a path at a state already visited (DESIGN.md, Visited states):
+	// the fingerprint covers the history so far, so everything reachable from a visited
+	// state was already found. Only strategies under which that is sound allow it
+	// (dpor.StateCacher); Run refuses the others.
+	StateCaching bool
+	// VisitedMem bounds the memory of the visited set in bytes; beyond it, fingerprints
+	// spill to disk in VisitedDir (a temporary directory when empty). 0 means
+	// DefaultVisitedMem.
+	VisitedMem int64
+	VisitedDir string
+	// Stateless keeps no snapshot to backtrack to: after every schedule, the next one is
+	// re-executed from the initial state (the DS2 paper's ST column). It explores exactly
+	// what the stateful search explores, slower.
+	Stateless bool
 	// OnSchedule, when set, is called at the end of every schedule. The argument is valid
 	// only during the call.
 	OnSchedule func(*ScheduleEnd)
@@ -99,6 +117,14 @@ type Stats struct {
 	Total       time.Duration // TT
 	ToFirst     time.Duration // TF: from the start to the first violation; 0 if none
 	Interrupted bool          // the context was cancelled
+
+	// With state caching: distinct states reached, and arrivals at a state already seen.
+	States   int64
+	Revisits int64
+	// Replayed counts the steps a stateless run re-executed to rebuild states.
+	Replayed int64
+	// The visited set's own figures, with state caching.
+	Visited VisitedStats
 }
 
 // Result is what a run found.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems/gossip"
 	"github.com/ravelmc/ravel/systems/register"
 )
 
@@ -62,6 +63,13 @@ var catalog = []Entry{
 		Harnesses: register.HarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return register.NewBuggy(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "gossip",
+		Summary:   "synthetic: n agents broadcast their writes; the state space grows with --agents (scaling benchmarks)",
+		Harnesses: gossip.HarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return gossip.New(c.Agents, c.Harness) },
 	},
 }
 

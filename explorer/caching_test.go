@@ -1,0 +1,144 @@
+package explorer_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems/gossip"
+	"github.com/ravelmc/ravel/systems/register"
+)
+
+// seen is a run's canonical histories and violations, as comparable strings.
+type seen struct {
+	canonical, violations []string
+	res                   *explorer.Result
+}
+
+func see(t *testing.T, sys model.System, opts explorer.Options) seen {
+	t.Helper()
+	res, err := explorer.Run(context.Background(), sys, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s seen
+	s.res = res
+	for _, c := range res.Canonical {
+		k := c.History.JSON(sys.Harness)
+		line := toJSON(t, k)
+		s.canonical = append(s.canonical, line)
+		if !c.Linearizable {
+			s.violations = append(s.violations, line)
+		}
+	}
+	slices.Sort(s.canonical)
+	slices.Sort(s.violations)
+	return s
+}
+
+type cachingConfig struct {
+	name  string
+	sys   func() (model.System, error)
+	short bool // fast enough for -short
+}
+
+func cachingConfigs() []cachingConfig {
+	return []cachingConfig{
+		{"register/2r1w", func() (model.System, error) { return register.New(2, "2r1w") }, true},
+		{"register/2r2w", func() (model.System, error) { return register.New(2, "2r2w") }, false},
+		{"register-buggy/2r1w", func() (model.System, error) { return register.NewBuggy(3, "2r1w") }, true},
+		{"register-buggy/2r2w", func() (model.System, error) { return register.NewBuggy(3, "2r2w") }, false},
+		{"gossip-3/writes", func() (model.System, error) { return gossip.New(3, "writes") }, true},
+		{"gossip-3/rw", func() (model.System, error) { return gossip.New(3, "rw") }, true},
+	}
+}
+
+// TestStateCachingKeepsHistories is the oracle for state caching: exhaustive and
+// delay-bounded search with caching find the same canonical histories and violations as
+// without, because the fingerprint covers the history so far.
+func TestStateCachingKeepsHistories(t *testing.T) {
+	for _, c := range cachingConfigs() {
+		for _, strat := range []dpor.Strategy{dpor.Exhaustive(), dpor.DelayBounded(4)} {
+			t.Run(c.name+"/"+strat.Name(), func(t *testing.T) {
+				if !c.short && testing.Short() {
+					t.Skip("millions of schedules without caching")
+				}
+				sys, err := c.sys()
+				if err != nil {
+					t.Fatal(err)
+				}
+				off := see(t, sys, explorer.Options{Strategy: strat, MaxSchedules: explorer.Unlimited})
+				on := see(t, sys, explorer.Options{Strategy: strat, MaxSchedules: explorer.Unlimited, StateCaching: true})
+				if !slices.Equal(off.canonical, on.canonical) || !slices.Equal(off.violations, on.violations) {
+					t.Errorf("caching on: %d histories, %d violations; off: %d, %d", len(on.canonical), len(on.violations), len(off.canonical), len(off.violations))
+				}
+				if on.res.Stats.Schedules > off.res.Stats.Schedules {
+					t.Errorf("caching explored more schedules (%d) than without (%d)", on.res.Stats.Schedules, off.res.Stats.Schedules)
+				}
+				if on.res.Stats.States == 0 {
+					t.Errorf("no states counted")
+				}
+				t.Logf("%d schedules, %d states, %d revisits (without caching: %d schedules)", on.res.Stats.Schedules, on.res.Stats.States, on.res.Stats.Revisits, off.res.Stats.Schedules)
+			})
+		}
+	}
+}
+
+// TestStatelessMatchesStateful: re-executing every schedule from the initial state
+// explores exactly what the snapshots explore. The large configurations run with state
+// caching (in both modes), which keeps them to thousands of schedules.
+func TestStatelessMatchesStateful(t *testing.T) {
+	for _, c := range cachingConfigs() {
+		strategies := []dpor.Strategy{dpor.Exhaustive(), dpor.DelayBounded(3), dpor.DPOR(dpor.History()), dpor.TransDPOR(dpor.History()), dpor.LiViola(dpor.Key())}
+		if !c.short {
+			strategies = []dpor.Strategy{dpor.Exhaustive(), dpor.DPOR(dpor.History())}
+		}
+		for _, strat := range strategies {
+			t.Run(c.name+"/"+strat.Name(), func(t *testing.T) {
+				sys, err := c.sys()
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, cacheable := strat.(dpor.StateCacher)
+				caching := !c.short && cacheable
+				full := see(t, sys, explorer.Options{Strategy: strat, MaxSchedules: explorer.Unlimited, StateCaching: caching})
+				less := see(t, sys, explorer.Options{Strategy: strat, MaxSchedules: explorer.Unlimited, StateCaching: caching, Stateless: true})
+				if !slices.Equal(full.canonical, less.canonical) || !slices.Equal(full.violations, less.violations) {
+					t.Errorf("stateless: %d histories, %d violations; stateful: %d, %d", len(less.canonical), len(less.violations), len(full.canonical), len(full.violations))
+				}
+				f, l := full.res.Stats, less.res.Stats
+				if f.Schedules != l.Schedules || f.Unique != l.Unique || f.Incomplete != l.Incomplete || f.MaxDepth != l.MaxDepth {
+					t.Errorf("stateless %+v\nstateful %+v", l, f)
+				}
+				if l.Replayed == 0 && f.Schedules > 1 {
+					t.Errorf("the stateless run replayed nothing")
+				}
+			})
+		}
+	}
+}
+
+func TestCachingRefusedWithDPOR(t *testing.T) {
+	sys, err := register.New(2, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = explorer.Run(context.Background(), sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true})
+	if err == nil || !strings.Contains(err.Error(), "not sound") {
+		t.Errorf("error = %v, want a refusal saying caching is not sound with dpor", err)
+	}
+}
+
+func toJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
