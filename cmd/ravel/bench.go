@@ -33,6 +33,7 @@ type benchFlags struct {
 	dependence                     string
 	markdown, json, quiet          bool
 	retries                        int
+	st                             bool
 }
 
 func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
@@ -53,6 +54,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.BoolVar(&f.markdown, "markdown", false, "print Markdown tables")
 	fs.BoolVar(&f.json, "json", false, "print one JSON array of the runs' reports")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
+	fs.BoolVar(&f.st, "st", true, "also run each configuration statelessly, for the paper's ST row (--st=false skips it)")
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(stdout, "Usage: ravel bench [flags]\n\nRuns every strategy on every system and harness and prints one table per system and harness, in the layout of the DS2 paper's Tables A2–A11.\n\nFlags:")
@@ -152,11 +154,27 @@ func benchOne(ctx context.Context, e systems.Entry, harness string, agents int, 
 	if !f.quiet {
 		fmt.Fprintf(stderr, "bench: %s %s %s …\n", e.Name, harness, sname)
 	}
-	res, err := explorer.Run(ctx, sys, explorer.Options{Strategy: strat, MaxSchedules: budgetOf(budget), MaxDepth: int(budgetOf(int64(f.maxDepth)))})
+	opts := explorer.Options{Strategy: strat, MaxSchedules: budgetOf(budget), MaxDepth: int(budgetOf(int64(f.maxDepth)))}
+	res, err := explorer.Run(ctx, sys, opts)
 	if err != nil {
 		return checkReport{}, fmt.Errorf("bench %s %s %s: %w", e.Name, harness, sname, err)
 	}
-	return newCheckReport(info, res, &sys), nil
+	r := newCheckReport(info, res, &sys)
+	if _, sampler := strat.(dpor.Sampler); f.st && !sampler && ctx.Err() == nil {
+		// The same run without snapshots: every schedule re-executed from the start.
+		strat, _ = dpor.New(sname, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence})
+		opts.Strategy, opts.Stateless = strat, true
+		st, err := explorer.Run(ctx, sys, opts)
+		if err != nil {
+			return checkReport{}, fmt.Errorf("bench %s %s %s (stateless): %w", e.Name, harness, sname, err)
+		}
+		if st.Stats.Schedules != res.Stats.Schedules {
+			return checkReport{}, fmt.Errorf("bench %s %s %s: the stateless run explored %d schedules, the stateful one %d", e.Name, harness, sname, st.Stats.Schedules, res.Stats.Schedules)
+		}
+		secs := st.Stats.Explore.Seconds()
+		r.StatelessSeconds = &secs
+	}
+	return r, nil
 }
 
 // budgetOf turns the command line's "0 means no limit" into the explorer's.
@@ -211,6 +229,12 @@ func printBenchTable(w io.Writer, system, harness string, agents int, runs []che
 		{"UH/S", func(r checkReport) string { return percent(r.Progression) }},
 		{"NL/S", func(r checkReport) string { return percent(r.Precision) }},
 		{"TS", func(r checkReport) string { return seconds(r.ExploreSeconds) }},
+		{"ST", func(r checkReport) string {
+			if r.StatelessSeconds == nil {
+				return "-"
+			}
+			return seconds(*r.StatelessSeconds)
+		}},
 		{"TC", func(r checkReport) string { return seconds(r.CheckSeconds) }},
 		{"TT", func(r checkReport) string { return seconds(r.TotalSeconds) }},
 		{"#HF", func(r checkReport) string {

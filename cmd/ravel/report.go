@@ -43,6 +43,7 @@ type checkReport struct {
 	Exclusions               int            `json:"exclusions"`
 	HistoriesBeforeFirst     *int64         `json:"histories_before_first"`
 	ExploreSeconds           float64        `json:"explore_seconds"`
+	StatelessSeconds         *float64       `json:"stateless_seconds,omitempty"`
 	CheckSeconds             float64        `json:"check_seconds"`
 	TotalSeconds             float64        `json:"total_seconds"`
 	FirstViolationSeconds    *float64       `json:"first_violation_seconds"`
