@@ -7,7 +7,10 @@ import (
 	"strings"
 
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems/adr"
+	"github.com/ravelmc/ravel/systems/chord"
 	"github.com/ravelmc/ravel/systems/gossip"
+	"github.com/ravelmc/ravel/systems/paxos"
 	"github.com/ravelmc/ravel/systems/register"
 )
 
@@ -32,10 +35,11 @@ type Entry struct {
 type Config struct {
 	Harness string // the harness; "" is the system's first
 	Agents  int    // the number of agents; 0 is the system's default
-	Retries int    // the retry limit; 0 is the system's default
+	Retries int    // the retry limit; negative is the system's default, 0 no retries
 }
 
-// New builds e with cfg, filling in e's defaults for zero fields.
+// New builds e with cfg, filling in e's defaults for an empty harness, zero agents and
+// negative retries.
 func (e Entry) New(cfg Config) (model.System, error) {
 	if cfg.Harness == "" {
 		cfg.Harness = e.Harnesses[0]
@@ -43,7 +47,7 @@ func (e Entry) New(cfg Config) (model.System, error) {
 	if cfg.Agents == 0 {
 		cfg.Agents = e.Agents
 	}
-	if cfg.Retries == 0 {
+	if cfg.Retries < 0 {
 		cfg.Retries = e.Retries
 	}
 	return e.Build(cfg)
@@ -63,6 +67,52 @@ var catalog = []Entry{
 		Harnesses: register.HarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return register.NewBuggy(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "adr",
+		Summary:   "DS2's another distributed register (§4.3): every agent coordinates; reads retry until all copies agree",
+		Harnesses: adr.HarnessNames,
+		Agents:    2,
+		Retries:   adr.DefaultRetries,
+		Build:     func(c Config) (model.System, error) { return adr.New(c.Agents, c.Retries, c.Harness) },
+	},
+	{
+		Name:      "adr-buggy",
+		Summary:   "another distributed register whose coordinators answer a disagreeing read with their own copy",
+		Harnesses: adr.HarnessNames,
+		Agents:    2,
+		Retries:   adr.DefaultRetries,
+		Build:     func(c Config) (model.System, error) { return adr.NewBuggy(c.Agents, c.Retries, c.Harness) },
+	},
+	{
+		Name:      "chord",
+		Summary:   "Open Chord (§4.4): a node joins while clients read and write, and serves reads before its join completes (Figure 7)",
+		Harnesses: chord.HarnessNames,
+		Agents:    2,
+		Build:     func(c Config) (model.System, error) { return chord.New(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "chord-fixed",
+		Summary:   "Open Chord whose joining node defers requests until its join completes",
+		Harnesses: chord.HarnessNames,
+		Agents:    2,
+		Build:     func(c Config) (model.System, error) { return chord.NewFixed(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "paxos",
+		Summary:   "DS2's Multi-Paxos replicated map (§4.5): leader n0, every operation through the log",
+		Harnesses: paxos.HarnessNames,
+		Agents:    2,
+		Retries:   paxos.DefaultRetries,
+		Build:     func(c Config) (model.System, error) { return paxos.New(c.Agents, c.Retries, c.Harness) },
+	},
+	{
+		Name:      "paxos-buggy",
+		Summary:   "Multi-Paxos map whose leader answers a read when its slot is chosen, before earlier slots are applied",
+		Harnesses: paxos.HarnessNames,
+		Agents:    2,
+		Retries:   paxos.DefaultRetries,
+		Build:     func(c Config) (model.System, error) { return paxos.NewBuggy(c.Agents, c.Retries, c.Harness) },
 	},
 	{
 		Name:      "gossip",

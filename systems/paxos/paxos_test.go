@@ -1,0 +1,283 @@
+package paxos_test
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/specs"
+	"github.com/ravelmc/ravel/systems/paxos"
+)
+
+func build(t *testing.T, buggy bool, n, retries int, harness string) model.System {
+	t.Helper()
+	newSys := paxos.New
+	if buggy {
+		newSys = paxos.NewBuggy
+	}
+	sys, err := newSys(n, retries, harness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+func run(t *testing.T, sys model.System, opts explorer.Options) *explorer.Result {
+	t.Helper()
+	res, err := explorer.Run(context.Background(), sys, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// canonical returns the hashes of the canonical histories a run found, and of those
+// that are not linearizable, sorted.
+func canonical(res *explorer.Result) (all, bad []uint64) {
+	for _, c := range res.Canonical {
+		h := c.History.Hash()
+		all = append(all, h)
+		if !c.Linearizable {
+			bad = append(bad, h)
+		}
+	}
+	slices.Sort(all)
+	slices.Sort(bad)
+	return all, bad
+}
+
+// TestSearch: every search of the table completes with the schedule count, canonical
+// histories and violations given. Exhaustive search (plain, or with state caching) and
+// DPOR with the history relation (sound for linearizability) agree on the canonical
+// histories and on the violations. The 2r2w DPOR rows explore about 700,000 schedules
+// each (11–13 s): they run with RAVEL_LONG=1; plain exhaustive search of 2r2w does not
+// finish in minutes.
+func TestSearch(t *testing.T) {
+	ex, cached, dp := explorer.Options{Strategy: dpor.Exhaustive()}, explorer.Options{Strategy: dpor.Exhaustive(), StateCaching: true}, explorer.Options{Strategy: dpor.DPOR(dpor.History())}
+	tests := []struct {
+		buggy      bool
+		harness    string
+		name       string
+		opts       explorer.Options
+		schedules  int64
+		histories  int // canonical
+		violations int // canonical
+		long       bool
+	}{
+		{false, "2r1w", "exhaustive", ex, 18_200, 29, 0, false},
+		{false, "2r1w", "exhaustive with state caching", cached, 65, 29, 0, false},
+		{false, "2r1w", "dpor·history", dp, 1_876, 29, 0, false},
+		{true, "2r1w", "exhaustive", ex, 18_200, 33, 2, false},
+		{true, "2r1w", "exhaustive with state caching", cached, 150, 33, 2, false},
+		{true, "2r1w", "dpor·history", dp, 1_898, 33, 2, false},
+		{false, "2r2w", "exhaustive with state caching", cached, 2_520, 468, 0, false},
+		{false, "2r2w", "dpor·history", dp, 694_928, 468, 0, true},
+		{true, "2r2w", "exhaustive with state caching", cached, 9_464, 586, 68, false},
+		{true, "2r2w", "dpor·history", dp, 713_052, 586, 68, true},
+	}
+	seen := map[string][2][]uint64{}
+	for _, tt := range tests {
+		sys := build(t, tt.buggy, 2, paxos.DefaultRetries, tt.harness)
+		t.Run(sys.Name+" "+tt.harness+" "+tt.name, func(t *testing.T) {
+			if tt.long && os.Getenv("RAVEL_LONG") == "" {
+				t.Skip("700,000 schedules: set RAVEL_LONG=1")
+			}
+			opts := tt.opts
+			opts.MaxSchedules = explorer.Unlimited
+			res := run(t, sys, opts)
+			if !res.Complete || res.Stats.Schedules != tt.schedules {
+				t.Errorf("schedules = %d (complete %v), want %d, complete", res.Stats.Schedules, res.Complete, tt.schedules)
+			}
+			if res.Stats.Incomplete != 0 || res.Stats.Panics != 0 {
+				t.Errorf("%d incomplete histories, %d panics; every operation must be answered", res.Stats.Incomplete, res.Stats.Panics)
+			}
+			all, bad := canonical(res)
+			if len(all) != tt.histories || len(bad) != tt.violations {
+				t.Errorf("%d canonical histories, %d violations; want %d, %d", len(all), len(bad), tt.histories, tt.violations)
+			}
+			if (res.First != nil) != (tt.violations > 0) {
+				t.Fatalf("first violation %+v, want one: %v", res.First, tt.violations > 0)
+			}
+			if v := res.First; v != nil {
+				if v.Kind != "nonlinearizable" || !v.Replayed {
+					t.Errorf("first finding is a %s (replayed %v), want a non-linearizable history that replays", v.Kind, v.Replayed)
+				}
+				if !readMissedWrite(sys.Harness, v.Events) {
+					t.Errorf("the violation is not a read that missed a completed write")
+				}
+				t.Logf("\n%s%s", histories.Timeline(&sys, v.Events), explorer.DescribeSchedule(&sys, v.Steps))
+			}
+			key := sys.Name + " " + tt.harness
+			if prev, ok := seen[key]; !ok {
+				seen[key] = [2][]uint64{all, bad}
+			} else if !slices.Equal(prev[0], all) || !slices.Equal(prev[1], bad) {
+				t.Errorf("canonical histories or violations differ from the other strategy's")
+			}
+		})
+	}
+}
+
+// TestBuggy2r2w: within the paper's cutoff, DPOR catches paxos-buggy on 2r2w too.
+func TestBuggy2r2w(t *testing.T) {
+	sys := build(t, true, 2, paxos.DefaultRetries, "2r2w")
+	res := run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History())})
+	if res.First == nil {
+		t.Fatalf("no violation in %d schedules", res.Stats.Schedules)
+	}
+	if !readMissedWrite(sys.Harness, res.First.Events) {
+		t.Errorf("the violation is not a read that missed a completed write")
+	}
+}
+
+// readMissedWrite reports whether a Get began after a Put of its key completed and
+// returned "": paxos-buggy's stale read.
+func readMissedWrite(h *model.Harness, events []histories.Event) bool {
+	ops := histories.Operations(h, events)
+	for _, w := range ops {
+		win := w.Input.(specs.KVInput)
+		if w.Open || win.Op != specs.KVPut {
+			continue
+		}
+		for _, r := range ops {
+			rin := r.Input.(specs.KVInput)
+			if !r.Open && rin.Op == specs.KVGet && rin.Key == win.Key && r.Output.(specs.KVOutput).Value == "" && w.Return < r.Call {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestBeatenLeader: with one proposer no acceptor refuses the leader, so the harnesses
+// never see a Nack. Here n1's acceptor starts having promised ballot 5 (to a leader
+// before n0): n0's Prepare{1} is refused, and n0 prepares again above 5 — or, with no
+// retry left, stops and answers nothing. Either way every history is linearizable.
+func TestBeatenLeader(t *testing.T) {
+	tests := []struct {
+		retries   int
+		schedules int64
+		complete  bool // some schedule answers every operation
+	}{
+		{0, 30, false},
+		{1, 4_041, true},
+	}
+	for _, tt := range tests {
+		t.Run("retries "+string(rune('0'+tt.retries)), func(t *testing.T) {
+			sys := build(t, false, 2, tt.retries, "2r1w")
+			sys.Actors[1].(*paxos.Node).Promised = 5
+			answered, reprepared := 0, 0
+			res := run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), MaxSchedules: explorer.Unlimited, OnSchedule: func(e *explorer.ScheduleEnd) {
+				if histories.Complete(sys.Harness, e.Events) {
+					answered++
+				}
+				for _, s := range e.Steps {
+					if p, ok := s.Msg.(paxos.Prepare); ok && p.Ballot == 6 {
+						reprepared++
+						break
+					}
+				}
+			}})
+			if !res.Complete || res.Stats.Schedules != tt.schedules || res.First != nil {
+				t.Errorf("schedules = %d (complete %v), violation %v; want %d, complete, none", res.Stats.Schedules, res.Complete, res.First != nil, tt.schedules)
+			}
+			if (answered > 0) != tt.complete || (reprepared > 0) != tt.complete {
+				t.Errorf("%d schedules answer every operation, %d prepare ballot 6; want some: %v", answered, reprepared, tt.complete)
+			}
+		})
+	}
+}
+
+// TestDeterministic: two runs give the same statistics and the same canonical histories,
+// in the same order.
+func TestDeterministic(t *testing.T) {
+	for _, buggy := range []bool{false, true} {
+		for _, harness := range paxos.HarnessNames {
+			sys := build(t, buggy, 2, paxos.DefaultRetries, harness)
+			t.Run(sys.Name+" "+harness, func(t *testing.T) {
+				opts := explorer.Options{Strategy: dpor.DPOR(dpor.History()), MaxSchedules: 20_000}
+				a, b := run(t, sys, opts), run(t, sys, opts)
+				sa, sb := a.Stats, b.Stats
+				sa.Explore, sa.Check, sa.Total, sa.ToFirst = 0, 0, 0, 0
+				sb.Explore, sb.Check, sb.Total, sb.ToFirst = 0, 0, 0, 0
+				if sa != sb {
+					t.Errorf("statistics differ:\n%+v\n%+v", sa, sb)
+				}
+				if len(a.Canonical) != len(b.Canonical) {
+					t.Fatalf("%d canonical histories, then %d", len(a.Canonical), len(b.Canonical))
+				}
+				for i := range a.Canonical {
+					if !a.Canonical[i].History.Equal(&b.Canonical[i].History) || a.Canonical[i].Linearizable != b.Canonical[i].Linearizable {
+						t.Fatalf("canonical history %d differs", i)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestSnapshotIsolation: every schedule DPOR explores, replayed from the initial state,
+// ends in the fingerprint and the history the stateful run reached — the Clone methods
+// share nothing between branches.
+func TestSnapshotIsolation(t *testing.T) {
+	for _, buggy := range []bool{false, true} {
+		sys := build(t, buggy, 2, paxos.DefaultRetries, "2r1w")
+		type end struct {
+			ids    []uint64
+			fp     uint64
+			events []histories.Event
+		}
+		var ends []end
+		run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), MaxSchedules: explorer.Unlimited, OnSchedule: func(e *explorer.ScheduleEnd) {
+			ids := make([]uint64, len(e.Steps))
+			for i, s := range e.Steps {
+				ids[i] = s.ID
+			}
+			ends = append(ends, end{ids, e.Fingerprint, slices.Clone(e.Events)})
+		}})
+		for i, e := range ends {
+			ex, err := explorer.Replay(sys, e.ids, false)
+			if err != nil {
+				t.Fatalf("%s schedule %d: %v", sys.Name, i+1, err)
+			}
+			if ex.Fingerprint != e.fp || !slices.Equal(ex.Events, e.events) {
+				t.Fatalf("%s schedule %d: the replay ends elsewhere than the stateful run", sys.Name, i+1)
+			}
+		}
+	}
+}
+
+// TestFastPathsAgreeWithReflection: with state caching, whose pruning depends on every
+// field being fingerprinted, the Clone/HashState fast paths and the reflective fallbacks
+// explore as much and find the same canonical histories.
+func TestFastPathsAgreeWithReflection(t *testing.T) {
+	for _, buggy := range []bool{false, true} {
+		sys := build(t, buggy, 2, paxos.DefaultRetries, "2r1w")
+		opts := explorer.Options{StateCaching: true, MaxSchedules: explorer.Unlimited}
+		fast := run(t, sys, opts)
+		opts.Reflective = true
+		slow := run(t, sys, opts)
+		fa, fb := canonical(fast)
+		sa, sb := canonical(slow)
+		if fast.Stats.Schedules != slow.Stats.Schedules || fast.Stats.Steps != slow.Stats.Steps || !slices.Equal(fa, sa) || !slices.Equal(fb, sb) {
+			t.Errorf("%s: fast paths %d schedules, %d steps, %d histories; reflective %d, %d, %d",
+				sys.Name, fast.Stats.Schedules, fast.Stats.Steps, len(fa), slow.Stats.Schedules, slow.Stats.Steps, len(sa))
+		}
+	}
+}
+
+func TestBadParameters(t *testing.T) {
+	if _, err := paxos.New(0, 3, "2r1w"); err == nil {
+		t.Errorf("0 nodes accepted")
+	}
+	if _, err := paxos.New(2, -1, "2r1w"); err == nil {
+		t.Errorf("a negative retry limit accepted")
+	}
+	if _, err := paxos.NewBuggy(2, 3, "3r3w"); err == nil {
+		t.Errorf("unknown harness accepted")
+	}
+}
