@@ -1,8 +1,15 @@
 // Package formats reads recorded histories from files into histories.Operation values
-// that the wgl checker takes, one file per format: porcupine's key-value logs
-// (porcupine_kv.go) now, Jepsen's etcd logs beside it later.
+// that the wgl checker takes, one file per format:
+//
+//   - porcupine_kv.go: porcupine's key-value logs, one EDN map a line (specs.KV);
+//   - jepsen.go: Jepsen's logs of a compare-and-set register, such as the etcd logs of
+//     Knossos and porcupine (specs.CASRegister);
+//   - ravel.go: Ravel's own format, one JSON object an operation, for any specification
+//     with a Codec (specs.Register, specs.CASRegister and specs.KV have one each); it is
+//     the only one with a writer, and what it writes reads back the same.
 //
 // Every reader takes the name of what it reads (a file name, usually) and reports a
 // malformed input as a *ParseError, whose message starts with "name:line: ", the way
-// compilers do, and says what was expected there.
+// compilers do, and says what was expected there. docs/lincheck.md describes the formats
+// for users.
 package formats

@@ -2,8 +2,11 @@ package wgl
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/ravelmc/ravel/formats"
+	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/specs"
 )
 
@@ -25,15 +28,6 @@ func BenchmarkRegister10(b *testing.B) {
 	}
 }
 
-// BenchmarkPorcupineC10OK checks porcupine's kv/c10-ok.txt: 337 operations of ten
-// clients on ten keys, partitioned (and so checked in parallel).
-func BenchmarkPorcupineC10OK(b *testing.B) {
-	ops := readPorcupineKV(b, "kv/c10-ok.txt")
-	for b.Loop() {
-		Check(specs.KV(), ops)
-	}
-}
-
 // BenchmarkCASRandom40 checks a random linearizable 40-operation history of a
 // compare-and-set register, about a fifth of its operations open.
 func BenchmarkCASRandom40(b *testing.B) {
@@ -44,5 +38,45 @@ func BenchmarkCASRandom40(b *testing.B) {
 	}
 	for b.Loop() {
 		Check(g.spec, ops)
+	}
+}
+
+// BenchmarkPorcupine checks porcupine's histories: each Jepsen etcd log on its own (as
+// sub-benchmarks of the ones that take the longest, and all 102 in one), and each
+// key-value log.
+func BenchmarkPorcupine(b *testing.B) {
+	list := expectedVerdicts(b)
+	var etcd [][]histories.Operation[specs.CASInput, specs.CASOutput]
+	for _, e := range list {
+		if strings.HasPrefix(e[0], "jepsen/") {
+			etcd = append(etcd, readHistory(b, e[0], formats.ReadJepsen))
+		}
+	}
+	spec := specs.CASRegister()
+	b.Run("etcd-all", func(b *testing.B) {
+		for b.Loop() {
+			for _, ops := range etcd {
+				Check(spec, ops)
+			}
+		}
+	})
+	for _, rel := range []string{"jepsen/etcd_002.log", "jepsen/etcd_007.log", "jepsen/etcd_080.log", "jepsen/etcd_092.log", "jepsen/etcd_099.log"} {
+		ops := readHistory(b, rel, formats.ReadJepsen)
+		b.Run(strings.TrimSuffix(strings.TrimPrefix(rel, "jepsen/"), ".log"), func(b *testing.B) {
+			for b.Loop() {
+				Check(spec, ops)
+			}
+		})
+	}
+	for _, e := range list {
+		if !strings.HasPrefix(e[0], "kv/") {
+			continue
+		}
+		ops := readPorcupineKV(b, e[0])
+		b.Run(strings.TrimSuffix(strings.TrimPrefix(e[0], "kv/"), ".txt"), func(b *testing.B) {
+			for b.Loop() {
+				Check(specs.KV(), ops)
+			}
+		})
 	}
 }

@@ -308,3 +308,12 @@ func TestVerdictString(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyPartitioned checks the empty history of a partitioned specification, which
+// has no partition at all.
+func TestEmptyPartitioned(t *testing.T) {
+	res := Check(specs.KV(), nil)
+	if res.Verdict != Linearizable || res.Witness == nil || len(res.Witness) != 0 || res.Stuck != -1 {
+		t.Errorf("Check(KV, nil) = %+v, want linearizable with an empty witness", res)
+	}
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // fuzzMaxOps keeps decoded histories small enough for CheckBruteForce.
-const fuzzMaxOps = 7
+const fuzzMaxOps = 12
 
 // decodeOps turns data into up to fuzzMaxOps operations, four bytes each: the input
 // (decoded by input), the call time, the duration with the top bit marking an open

@@ -31,24 +31,32 @@ func agree[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operati
 	if want := CheckBruteForce(spec, ops); res.Verdict != want {
 		return res.Verdict, fmt.Errorf("Check = %v, CheckBruteForce = %v", res.Verdict, want)
 	}
+	if res.Verdict == NotLinearizable {
+		if err := verifyExplanation(spec, ops, res); err != nil {
+			return res.Verdict, fmt.Errorf("explanation %v then %d: %w", res.Prefix, res.Stuck, err)
+		}
+	}
 	if wantLin && res.Verdict != Linearizable {
 		return res.Verdict, fmt.Errorf("Check = %v on a history built linearizable", res.Verdict)
 	}
 	return res.Verdict, nil
 }
 
+// maxPropertyOps bounds the random histories compared with the brute-force oracle.
+const maxPropertyOps = 12
+
 // tally counts verdicts.
 type tally struct{ lin, notLin int }
 
-// property checks count random histories of up to 7 operations from g against the
-// brute-force oracle, each from its own seed.
+// property checks count random histories of up to maxPropertyOps operations from g
+// against the brute-force oracle, each from its own seed.
 func property[S, I, O comparable](t *testing.T, g gen[S, I, O], seedBase uint64, count int) tally {
 	t.Helper()
 	var c tally
 	for i := range count {
 		seed := seedBase + uint64(i)
 		r := rand.New(rand.NewPCG(seed, 0))
-		n, mode := 1+r.IntN(7), r.IntN(outModes)
+		n, mode := 1+r.IntN(maxPropertyOps), r.IntN(outModes)
 		ops := g.history(r, n, n, mode)
 		v, err := agree(g.spec, ops, mode == outSequential)
 		if err != nil {
@@ -63,9 +71,9 @@ func property[S, I, O comparable](t *testing.T, g gen[S, I, O], seedBase uint64,
 	return c
 }
 
-// TestAgainstBruteForce compares Check with CheckBruteForce on 30,000 random small
-// histories, and makes sure both verdicts are common enough that agreement means
-// something.
+// TestAgainstBruteForce compares Check with CheckBruteForce on 30,000 random histories
+// of 1 to 12 operations, about a fifth of them open, and makes sure both verdicts are
+// common enough that agreement means something.
 func TestAgainstBruteForce(t *testing.T) {
 	const perSpec = 10000
 	var total tally
@@ -156,26 +164,52 @@ func TestPartitionedMatchesWhole(t *testing.T) {
 }
 
 // TestParallelMatchesSequential checks that checking the partitions of a large history
-// in parallel gives exactly the result of checking them one after the other: the same
-// verdict, failing partition and witness.
+// on several goroutines gives exactly the result of checking them on one: the same
+// verdict, failing partition, witness and explanation — with the usual rounds, and with
+// rounds of a few steps, which interleave the searches finely. Between the two round
+// sizes only the failing partition reported may differ.
 func TestParallelMatchesSequential(t *testing.T) {
 	g := kvGenKeys(5)
 	var c tally
+	same := func(a, b Result) bool {
+		return a.Verdict == b.Verdict && a.Partition == b.Partition && slices.Equal(a.Witness, b.Witness) &&
+			slices.Equal(a.Prefix, b.Prefix) && a.Stuck == b.Stuck
+	}
+	describe := func(r Result) string {
+		return fmt.Sprintf("%v %q %v %v %d", r.Verdict, r.Partition, r.Witness, r.Prefix, r.Stuck)
+	}
 	for i := range 200 {
 		seed := uint64(8_000_000 + i)
 		r := rand.New(rand.NewPCG(seed, 0))
 		ops := g.history(r, parallelAbove+1+r.IntN(60), 6, r.IntN(outModes))
-		par, err := checkAndVerify(g.spec, ops)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
+		check := func(parallel bool, round int64) Result {
+			savedAbove, savedRound := parallelAbove, firstRound
+			defer func() { parallelAbove, firstRound = savedAbove, savedRound }()
+			if !parallel {
+				parallelAbove = len(ops)
+			}
+			firstRound = round
+			res, err := checkAndVerify(g.spec, ops)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if res.Verdict == NotLinearizable {
+				if err := verifyExplanation(g.spec, ops, res); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+			}
+			return res
 		}
-		saved := parallelAbove
-		parallelAbove = len(ops)
-		seq := Check(g.spec, ops)
-		parallelAbove = saved
-		if par.Verdict != seq.Verdict || par.Partition != seq.Partition || !slices.Equal(par.Witness, seq.Witness) {
-			t.Fatalf("seed %d: in parallel %v %q %v, sequentially %v %q %v", seed,
-				par.Verdict, par.Partition, par.Witness, seq.Verdict, seq.Partition, seq.Witness)
+		par, seq := check(true, firstRound), check(false, firstRound)
+		parFine, seqFine := check(true, 3), check(false, 3)
+		if !same(par, seq) {
+			t.Fatalf("seed %d: in parallel %s, on one goroutine %s", seed, describe(par), describe(seq))
+		}
+		if !same(parFine, seqFine) {
+			t.Fatalf("seed %d: in rounds of 3, 12, … steps: in parallel %s, on one goroutine %s", seed, describe(parFine), describe(seqFine))
+		}
+		if par.Verdict != parFine.Verdict || !slices.Equal(par.Witness, parFine.Witness) {
+			t.Fatalf("seed %d: in the usual rounds %s, in rounds of 3, 12, … steps %s", seed, describe(par), describe(parFine))
 		}
 		if par.Verdict == Linearizable {
 			c.lin++

@@ -29,16 +29,19 @@ func (v Verdict) String() string {
 	}
 }
 
-// Result is what a check found. New fields may be added (for instance the longest
-// linearizable prefix of a failing history); callers should not construct Results.
+// Result is what a check found. New fields may be added; callers should not construct
+// Results.
 type Result struct {
 	// Verdict is the outcome.
 	Verdict Verdict
 
 	// Partition is the key of the partition that is not linearizable, when the
-	// specification is partitioned and Verdict is NotLinearizable. When several
-	// partitions fail it is the smallest key in string order, so the result does not
-	// depend on which worker finished first. It is "" otherwise.
+	// specification is partitioned and Verdict is NotLinearizable; "" otherwise. The
+	// partitions are searched in rounds of growing step budgets, so that a violation that
+	// is quick to find is found quickly however long the other partitions would take;
+	// when several partitions fail, the one reported is the first in key order among
+	// those that failed in the earliest round. Which partitions fail within a budget
+	// does not depend on timing, so neither does the report.
 	Partition string
 
 	// Witness is a linearization when Verdict is Linearizable: indices into the checked
@@ -49,6 +52,19 @@ type Result struct {
 	// and an operation never comes after one that it precedes in real time. Nil
 	// otherwise.
 	Witness []int
+
+	// Prefix and Stuck explain a NotLinearizable verdict, within the failing partition
+	// (see Partition). Prefix is the longest linearizable prefix the search found:
+	// indices into the checked operations, in linearization order, each giving its
+	// recorded output when replayed from the initial state (an Open one, any output) in
+	// an order that respects real time. Stuck is the operation that cannot be
+	// linearized after it: the completed operation with the earliest return among those
+	// not in Prefix, which must come next or after operations called before it returned,
+	// and which, applied in the state Prefix leads to, gives another output than the
+	// one recorded — and no operation linearized there instead led to a longer prefix.
+	// Prefix is nil and Stuck is -1 for the other verdicts.
+	Prefix []int
+	Stuck  int
 
 	// Err says why the Verdict is Unknown: the context's error, or what is wrong with the
 	// specification or the history. Nil when the Verdict is not Unknown.

@@ -1,7 +1,8 @@
 package wgl
 
 import (
-	"cmp"
+	"hash/maphash"
+	"reflect"
 	"slices"
 
 	"github.com/ravelmc/ravel/histories"
@@ -9,10 +10,10 @@ import (
 )
 
 // pollEvery is how many search steps pass between looks at whether to stop: often enough
-// to stop within microseconds, rarely enough to cost nothing measurable.
+// to stop within microseconds, rarely enough to cost nothing measurable. A power of two.
 const pollEvery = 1024
 
-// none marks the absence of a node in the entry lists.
+// none marks the absence of a node or an operation.
 const none int32 = -1
 
 // The two list heads: node mainHead starts the list of call and return entries of the
@@ -22,229 +23,532 @@ const (
 	openHead int32 = 1
 )
 
-// node is an entry of a doubly linked list. Lifting an operation unlinks its entries
-// but leaves their own links as they were, so that undoing lifts in the reverse order
-// puts them back exactly (Knuth's dancing links).
-type node struct {
-	prev, next int32
-	op         int32 // the operation, an index into the partition
-	ret        int32 // for the call of a completed operation, its return node; else none
-	twin       int32 // for the call of an open operation, the call of the latest open one
-	// before it with the same input; else none
-	call bool
-	time int64
+// opInfo is one operation of a partition.
+type opInfo[I, O comparable] struct {
+	in     I
+	out    O     // the recorded output; the zero O for an open operation
+	twin   int32 // an operation that must be linearized before this one, or none
+	open   bool
+	lifted bool // linearized in the current configuration
 }
 
-// frame is one linearized operation on the search stack: its call node, the state before
-// it, and, for an open operation, the time bound of the candidates it was chosen among.
-type frame[S comparable] struct {
+// node is an entry of the lists: the call or the return of an operation, or a head.
+type node struct {
+	next, prev int32
+	op         int32 // the operation; none for a head
+	pair       int32 // for the call of a completed operation its return, for a return its call; else none
+	time       int64
+	call       bool
+}
+
+// frame is one linearized operation on the search stack: its call node, the memo entry
+// of the configuration before it, and, for an open operation, the time bound of the
+// candidates it was chosen among.
+type frame struct {
 	node  int32
-	state S
+	prev  uint32
 	limit int64
 }
 
-// searchPartition checks the operations ops[idx[0]], ops[idx[1]], … on their own,
-// starting from spec.Init(). It calls stop every pollEvery steps and gives up with
-// Unknown when stop returns true. The witness is in indices into idx.
+// searcher checks the operations of one partition on their own, starting from
+// spec.Init(). It is resumable: run advances it by a number of steps and can be called
+// again, which lets the partitions of a history share the processors fairly.
 //
-// The candidates for the next linearized operation are the calls before the first return
-// entry still in the list. They are tried in list order, and the open operations (which
-// have no return entry, so sit in a list of their own) only after every completed
-// candidate has failed: an open operation can usually be left out, and trying it first
-// would multiply the configurations explored.
+// The history becomes two doubly linked lists of entries (Knuth's dancing links: an
+// unlinked entry keeps its own links, so undoing unlinks in reverse order restores the
+// list exactly). The main list holds a call and a return entry per completed operation,
+// in time order; the candidates for the next linearized operation are the calls before
+// its first return entry (Lowe's just-in-time linearization). They are tried in list
+// order, and only when every one has failed are the open operations called by then tried
+// (open operations have no return entry, so they sit in a list of their own, by call):
+// an open operation can usually be left out, and trying it first would multiply the
+// configurations explored.
 //
-// Open operations never have to be linearized, so two kinds are skipped as dominated,
-// which keeps histories with many of them tractable: one that would leave the state
-// unchanged (leaving it out reaches the same state with more candidates left), and one
-// whose input equals that of an earlier-called open operation not yet linearized (the
-// earlier one can take its place in any linearization).
-func searchPartition[S, I, O comparable](
-	spec specs.Spec[S, I, O], ops []histories.Operation[I, O], idx []int, stop func() bool,
-) (Verdict, []int) {
-	nodes, completed := buildLists(ops, idx)
-	if completed == 0 {
-		return Linearizable, []int{}
-	}
-	m := newMemo[S](len(idx))
-	state := spec.Init()
-	stack := make([]frame[S], 0, len(idx))
-	done := 0                        // completed operations linearized
-	lifted := make([]bool, len(idx)) // by operation
+// Operations are pruned when another does the same job at least as well (each rule is
+// justified where it is applied): an open operation that would leave the state as it
+// is; an open operation whose input equals that of an earlier-called open one not yet
+// linearized; and a completed operation whose input and output equal those of another
+// that was called no later and returned no later, and that is not yet linearized.
+type searcher[S, I, O comparable] struct {
+	apply     func(S, I) (S, O)
+	ops       []opInfo[I, O]
+	nodes     []node // nodes 0 and 1 are the heads
+	completed int    // operations that are not open
 
-	// lift tries to linearize the operation whose call node is c: it must give its
-	// recorded output (any output, when open) and lead to an unexplored configuration.
-	lift := func(c int32, limit int64) bool {
-		n := &nodes[c]
-		if n.twin != none && !lifted[nodes[n.twin].op] {
-			// An open operation with the same input, called no later, is still
-			// unlinearized: using it here instead leads to the same configurations, so
-			// only the earliest unused one of identical open operations is a candidate.
+	memo memo[S]
+	// States of a type without pointers (an int, a small struct) are usually few:
+	// the first maxKnown distinct ones are numbered in known, so that a state is
+	// found by a few comparisons instead of hashed. Each state keeps one way of being
+	// named: known only grows, and only until it is full.
+	fewStates bool
+	known     []S
+
+	// Where the search is.
+	state  S      // the current state
+	sh     uint64 // its hash
+	cfg    uint32 // the memo entry of the current configuration
+	stack  []frame
+	lists  []int32  // scratch space of buildLists
+	hashes []uint64 // scratch space of findTwins
+	done   int      // completed operations linearized
+	cur    int32    // the entry to look at next
+	inOpen bool     // whether cur is in the open list
+	limit  int64    // in the open list: the time of the first return entry
+	steps  int64    // loop iterations so far
+
+	// The longest linearizable prefix: the most operations ever on the stack, and the
+	// stack and first pending return when that depth was first left.
+	best      int
+	bestSaved bool
+	prefix    []int32
+	stuck     int32
+
+	verdict Verdict // Unknown until the search ends
+	witness []int32
+}
+
+// newSearcher prepares the search of the operations ops[idx[0]], ops[idx[1]], …; the
+// searcher's operation i is ops[idx[i]]. If reuse is not nil, it is a searcher that has
+// ended, whose memory the new one takes over (the checks of a history with many small
+// partitions then allocate little); reuse must not be used afterwards.
+func newSearcher[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], idx []int, reuse *searcher[S, I, O]) *searcher[S, I, O] {
+	n := len(idx)
+	completed := 0
+	for _, j := range idx {
+		if !ops[j].Open {
+			completed++
+		}
+	}
+	s := reuse
+	if s == nil {
+		s = &searcher[S, I, O]{}
+	}
+	*s = searcher[S, I, O]{
+		apply:     spec.Apply,
+		ops:       resize(s.ops, n),
+		nodes:     resize(s.nodes, 2+n+completed), // the heads, a call per operation, a return per completed one
+		completed: completed,
+		memo:      s.memo,
+		known:     s.known[:0],
+		stack:     resize(s.stack, n)[:0],
+		lists:     resize(s.lists, n+completed),
+		hashes:    s.hashes,
+		stuck:     none,
+	}
+	for i, j := range idx {
+		op := &ops[j]
+		s.ops[i] = opInfo[I, O]{in: op.Input, twin: none, open: op.Open}
+		if !op.Open {
+			s.ops[i].out = op.Output
+		}
+	}
+	s.buildLists(ops, idx)
+	s.state = spec.Init()
+	s.fewStates = plainValue(reflect.TypeFor[S]())
+	s.sh = s.hash(s.state)
+	s.memo.init(n)
+	s.cfg, _ = s.memo.addNew(s.state, s.sh)
+	s.cur = s.nodes[mainHead].next
+	if s.completed == 0 {
+		s.verdict, s.witness = Linearizable, []int32{}
+	}
+	return s
+}
+
+// resize returns a slice of length n, buf's memory if it is large enough.
+func resize[T any](buf []T, n int) []T {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]T, n)
+}
+
+// outcome is what a search that has ended leaves: its verdict, the steps it took, and the
+// witness or the longest prefix and stuck operation, in the searcher's operations.
+type outcome struct {
+	verdict Verdict
+	steps   int64
+	witness []int32
+	prefix  []int32
+	stuck   int32
+}
+
+// outcome returns the outcome of a search that has ended; the searcher may then be
+// reused.
+func (s *searcher[S, I, O]) outcome() outcome {
+	o := outcome{verdict: s.verdict, steps: s.steps, witness: s.witness, prefix: s.prefix, stuck: s.stuck}
+	s.witness, s.prefix = nil, nil // they belong to the outcome now
+	return o
+}
+
+// buildLists makes the entry lists. In the main list, at equal times calls come before
+// returns, because an operation that returns at the instant another is called is
+// concurrent with it (precedence is Return < Call); the open list is by call time. Ties
+// keep the order of the operations, so the search is deterministic. It also finds the
+// twins.
+func (s *searcher[S, I, O]) buildLists(ops []histories.Operation[I, O], idx []int) {
+	for _, h := range []int32{mainHead, openHead} {
+		s.nodes[h] = node{next: none, prev: none, op: none, pair: none}
+	}
+	lists := s.lists
+	mainList, openList := lists[:0:2*s.completed], lists[2*s.completed:2*s.completed]
+	c := int32(2)
+	for i, j := range idx {
+		op := &ops[j]
+		s.nodes[c] = node{op: int32(i), pair: none, time: op.Call, call: true}
+		if op.Open {
+			openList = append(openList, c)
+			c++
+			continue
+		}
+		r := c + 1
+		s.nodes[r] = node{op: int32(i), pair: c, time: op.Return}
+		s.nodes[c].pair = r
+		mainList = append(mainList, c, r)
+		c += 2
+	}
+	sortEntries(mainList, s.nodes)
+	sortEntries(openList, s.nodes)
+	s.chain(mainHead, mainList)
+	s.chain(openHead, openList)
+	// The calls in list order, completed operations first; the space of the main list's
+	// returns is reused.
+	calls := mainList[:0]
+	for _, c := range mainList {
+		if s.nodes[c].call {
+			calls = append(calls, c)
+		}
+	}
+	s.findTwins(calls, openList)
+}
+
+// sortEntries sorts the nodes of list by time, calls before returns at equal times and
+// then by node. Recorded histories come nearly in order, which the sort exploits.
+func sortEntries(list []int32, nodes []node) {
+	less := func(a, b int32) bool {
+		na, nb := &nodes[a], &nodes[b]
+		if na.time != nb.time {
+			return na.time < nb.time
+		}
+		if na.call != nb.call {
+			return na.call
+		}
+		return a < b
+	}
+	// Insertion sort, which is linear on nearly sorted input; if the input turns out
+	// far from sorted, the library's sort takes over.
+	moves, limit := 0, 8*len(list)+64
+	for k := 1; k < len(list) && moves <= limit; k++ {
+		n := list[k]
+		j := k
+		for ; j > 0 && less(n, list[j-1]); j-- {
+			list[j] = list[j-1]
+		}
+		list[j] = n
+		moves += k - j
+	}
+	if moves > limit {
+		slices.SortFunc(list, func(a, b int32) int {
+			if less(a, b) {
+				return -1
+			}
+			if less(b, a) {
+				return 1
+			}
+			return 0
+		})
+	}
+}
+
+// minTwins is the smallest partition in which twins are looked for: in a smaller one
+// the search is over before the pruning pays for the looking.
+const minTwins = 8
+
+// findTwins sets the twins, given the calls of the completed operations and then those
+// of the open ones, each in list order. Two operations with equal inputs, and for
+// completed ones equal outputs, have the same effect wherever they are linearized. If a
+// was called no later than b and returned no later (an open operation never returns),
+// then in any linearization that puts b before a the two can trade places: a moves
+// earlier, to b's place, which no operation that must precede a can follow (they
+// precede b too, as a.Call ≤ b.Call), and b moves later, to a's place, which no
+// operation that must follow b can precede (they follow a too, as a.Return ≤ b.Return).
+// Each trade undoes an inversion of the list order, so repeated trades end with every
+// such pair in order: the search may require a to be linearized before b. It requires
+// it of the nearest such a before b in list order.
+func (s *searcher[S, I, O]) findTwins(completedCalls, openCalls []int32) {
+	if len(s.ops) < minTwins {
+		return
+	}
+	// Only operations that overlap can be in either order, so the nearest twin is
+	// looked for among a window of the latest calls, which bounds the work; a hash of
+	// each operation's input and output keeps most comparisons to one word.
+	const window = 32
+	s.hashes = resize(s.hashes, len(s.ops))
+	hashes := s.hashes
+	for o := range s.ops {
+		op := &s.ops[o]
+		hashes[o] = maphash.Comparable(stateSeed, op.in)
+		if !op.open {
+			hashes[o] ^= mix64(maphash.Comparable(stateSeed, op.out))
+		}
+	}
+	for _, calls := range [][]int32{completedCalls, openCalls} {
+		for k, c := range calls {
+			nb := &s.nodes[c]
+			b := &s.ops[nb.op]
+			for j := k - 1; j >= max(0, k-window); j-- {
+				na := &s.nodes[calls[j]]
+				if hashes[na.op] != hashes[nb.op] {
+					continue
+				}
+				a := &s.ops[na.op]
+				if a.in != b.in {
+					continue
+				}
+				if b.open || (a.out == b.out && s.nodes[na.pair].time <= s.nodes[nb.pair].time) {
+					b.twin = na.op
+					break
+				}
+			}
+		}
+	}
+}
+
+// chain links head and then the nodes of list, in order.
+func (s *searcher[S, I, O]) chain(head int32, list []int32) {
+	p := head
+	for _, n := range list {
+		s.nodes[p].next = n
+		s.nodes[n].prev = p
+		p = n
+	}
+	s.nodes[p].next = none
+}
+
+// unlink takes node n out of its list, leaving n's own links untouched.
+func (s *searcher[S, I, O]) unlink(n int32) {
+	p, q := s.nodes[n].prev, s.nodes[n].next
+	s.nodes[p].next = q
+	if q != none {
+		s.nodes[q].prev = p
+	}
+}
+
+// relink undoes unlink(n); unlinks must be undone in the reverse order.
+func (s *searcher[S, I, O]) relink(n int32) {
+	p, q := s.nodes[n].prev, s.nodes[n].next
+	s.nodes[p].next = n
+	if q != none {
+		s.nodes[q].prev = n
+	}
+}
+
+// maxReused is the largest memo, in entries, that a searcher that has ended keeps for
+// reuse.
+const maxReused = 1 << 12
+
+// maxKnown bounds the states named by number rather than hashed.
+const maxKnown = 16
+
+// hash gives the hash of st that the memo uses.
+func (s *searcher[S, I, O]) hash(st S) uint64 {
+	if s.fewStates {
+		for i := range s.known {
+			if s.known[i] == st {
+				return uint64(i)
+			}
+		}
+		if len(s.known) < maxKnown {
+			if s.known == nil {
+				s.known = make([]S, 0, maxKnown)
+			}
+			s.known = append(s.known, st)
+			return uint64(len(s.known) - 1)
+		}
+	}
+	return hashState(st)
+}
+
+// plainValue reports whether values of type t hold no pointers, strings, interfaces or
+// other indirections, so that comparing two is a few machine instructions.
+func plainValue(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return true
+	case reflect.Array:
+		return t.Len() <= 4 && plainValue(t.Elem())
+	case reflect.Struct:
+		if t.NumField() > 8 {
 			return false
 		}
-		op := &ops[idx[n.op]]
-		next, out := spec.Apply(state, op.Input)
-		if n.ret == none {
-			// An open operation that leaves the state as it is can always be left out
-			// instead: it never has to return, so linearizing it gains nothing.
-			if next == state {
+		for i := range t.NumField() {
+			if !plainValue(t.Field(i).Type) {
 				return false
 			}
-		} else if out != op.Output {
-			return false
-		}
-		m.flip(int(n.op))
-		if !m.addNew(next) {
-			m.flip(int(n.op))
-			return false
-		}
-		stack = append(stack, frame[S]{node: c, state: state, limit: limit})
-		state = next
-		unlink(nodes, c)
-		lifted[n.op] = true
-		if n.ret != none {
-			unlink(nodes, n.ret)
-			done++
 		}
 		return true
 	}
+	return false
+}
 
-	inOpen := false // whether the search is walking the open list
-	var limit int64 // in the open list: the time of the first return entry
-	cur := nodes[mainHead].next
-	for step := 1; ; step++ {
-		if step%pollEvery == 0 && stop() {
-			return Unknown, nil
+// lift tries to linearize the operation whose call node is c: it must give its recorded
+// output (any output, when open) and lead to an unexplored configuration.
+func (s *searcher[S, I, O]) lift(c int32, limit int64) bool {
+	nd := &s.nodes[c]
+	op := &s.ops[nd.op]
+	if op.twin != none && !s.ops[op.twin].lifted {
+		return false
+	}
+	next, out := s.apply(s.state, op.in)
+	nsh := s.sh
+	if next == s.state {
+		// An open operation that leaves the state as it is can always be left out
+		// instead: it never has to return, so linearizing it gains nothing.
+		if op.open || out != op.out {
+			return false
 		}
-		if !inOpen {
-			n := &nodes[cur]
-			if n.call {
-				if lift(cur, 0) {
-					if done == completed {
-						break
+	} else {
+		if !op.open && out != op.out {
+			return false
+		}
+		nsh = s.hash(next)
+	}
+	s.memo.flip(nd.op)
+	e, isNew := s.memo.addNew(next, nsh)
+	if !isNew {
+		s.memo.flip(nd.op)
+		return false
+	}
+	s.stack = append(s.stack, frame{node: c, prev: s.cfg, limit: limit})
+	s.cfg = e
+	if len(s.stack) > s.best {
+		s.best, s.bestSaved = len(s.stack), false
+	}
+	s.state, s.sh = next, nsh
+	s.unlink(c)
+	op.lifted = true
+	if r := nd.pair; r != none {
+		s.unlink(r)
+		s.done++
+	}
+	return true
+}
+
+// run advances the search by at most budget steps (no limit if budget is negative),
+// looking at stop every pollEvery steps. It returns true when the search has ended
+// (verdict is set), false when the budget ran out or stop said to stop; run may then be
+// called again to go on. The number of steps a search takes to end does not depend on
+// how it was divided into runs.
+func (s *searcher[S, I, O]) run(budget int64, stop func() bool) bool {
+	if s.verdict != Unknown {
+		return true
+	}
+	end := s.steps + budget
+	if budget < 0 || end < s.steps {
+		end = 1<<63 - 1
+	}
+	nodes := s.nodes
+	for ; ; s.steps++ {
+		if s.steps == end {
+			return false
+		}
+		if s.steps&(pollEvery-1) == pollEvery-1 && stop != nil && stop() {
+			return false
+		}
+		if !s.inOpen {
+			c := s.cur
+			if nodes[c].call {
+				if s.lift(c, 0) {
+					if s.done == s.completed {
+						s.finish(Linearizable)
+						return true
 					}
-					cur = nodes[mainHead].next
+					s.cur = nodes[mainHead].next
 				} else {
-					cur = n.next
+					s.cur = nodes[c].next
 				}
 				continue
 			}
 			// The first return entry of an operation not yet linearized: every
 			// completed candidate has been tried; now the open ones called by then.
-			inOpen, limit, cur = true, n.time, nodes[openHead].next
+			s.inOpen, s.limit, s.cur = true, nodes[c].time, nodes[openHead].next
 			continue
 		}
-		if cur != none && nodes[cur].time <= limit {
-			if lift(cur, limit) {
-				inOpen, cur = false, nodes[mainHead].next
+		if c := s.cur; c != none && nodes[c].time <= s.limit {
+			if s.lift(c, s.limit) {
+				s.inOpen, s.cur = false, nodes[mainHead].next
 			} else {
-				cur = nodes[cur].next
+				s.cur = nodes[c].next
 			}
 			continue
 		}
 		// No candidate is left here: undo the last linearization and try the candidate
 		// after it.
-		if len(stack) == 0 {
-			return NotLinearizable, nil
+		if !s.bestSaved && len(s.stack) == s.best {
+			s.savePrefix()
 		}
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		state = f.state
-		n := &nodes[f.node]
-		if n.ret != none {
-			relink(nodes, n.ret)
-			done--
+		if len(s.stack) == 0 {
+			s.finish(NotLinearizable)
+			return true
 		}
-		relink(nodes, f.node)
-		lifted[n.op] = false
-		m.flip(int(n.op))
-		inOpen, limit, cur = n.ret == none, f.limit, n.next
-	}
-	witness := make([]int, len(stack))
-	for i, f := range stack {
-		witness[i] = int(nodes[f.node].op)
-	}
-	return Linearizable, witness
-}
-
-// buildLists makes the entry lists of the operations ops[idx[i]] and returns the nodes
-// and the number of completed operations. The main list holds a call and a return
-// entry per completed operation, by time; at equal times calls come first, because an
-// operation that returns at the instant another is called is concurrent with it
-// (precedence is Return < Call). The open list holds the calls of the open operations, by
-// time. Ties keep the order of the operations, so the search is deterministic.
-func buildLists[I, O comparable](ops []histories.Operation[I, O], idx []int) ([]node, int) {
-	nodes := make([]node, 2, 2+2*len(idx))
-	nodes[mainHead] = node{prev: none, next: none, op: -1, ret: none, twin: none}
-	nodes[openHead] = node{prev: none, next: none, op: -1, ret: none, twin: none}
-	completed := 0
-	var mainList, openList []int32
-	for i, j := range idx {
-		op := &ops[j]
-		c := int32(len(nodes))
-		if op.Open {
-			nodes = append(nodes, node{op: int32(i), ret: none, twin: none, call: true, time: op.Call})
-			openList = append(openList, c)
-			continue
+		f := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		en := s.memo.entry(f.prev)
+		s.state, s.sh, s.cfg = en.s, en.sh, f.prev
+		nd := &nodes[f.node]
+		if r := nd.pair; r != none {
+			s.relink(r)
+			s.done--
 		}
-		nodes = append(nodes,
-			node{op: int32(i), ret: c + 1, twin: none, call: true, time: op.Call},
-			node{op: int32(i), ret: none, twin: none, time: op.Return})
-		mainList = append(mainList, c, c+1)
-		completed++
-	}
-	order := func(a, b int32) int {
-		na, nb := &nodes[a], &nodes[b]
-		if c := cmp.Compare(na.time, nb.time); c != 0 {
-			return c
-		}
-		if na.call != nb.call {
-			if na.call {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(a, b)
-	}
-	slices.SortFunc(mainList, order)
-	slices.SortFunc(openList, order)
-	lastWith := make(map[I]int32)
-	for _, c := range openList {
-		in := ops[idx[nodes[c].op]].Input
-		if t, ok := lastWith[in]; ok {
-			nodes[c].twin = t
-		}
-		lastWith[in] = c
-	}
-	chain(nodes, mainHead, mainList)
-	chain(nodes, openHead, openList)
-	return nodes, completed
-}
-
-// chain links head and then the nodes of list, in order.
-func chain(nodes []node, head int32, list []int32) {
-	prev := head
-	for _, n := range list {
-		nodes[prev].next = n
-		nodes[n].prev = prev
-		prev = n
-	}
-	nodes[prev].next = none
-}
-
-// unlink takes node n out of its list, leaving n's own links untouched.
-func unlink(nodes []node, n int32) {
-	p, q := nodes[n].prev, nodes[n].next
-	nodes[p].next = q
-	if q != none {
-		nodes[q].prev = p
+		s.relink(f.node)
+		op := &s.ops[nd.op]
+		op.lifted = false
+		s.memo.flip(nd.op)
+		s.inOpen, s.limit, s.cur = op.open, f.limit, nd.next
 	}
 }
 
-// relink undoes unlink(nodes, n); unlinks must be undone in the reverse order.
-func relink(nodes []node, n int32) {
-	p, q := nodes[n].prev, nodes[n].next
-	nodes[p].next = n
-	if q != none {
-		nodes[q].prev = n
+// savePrefix records the stack as the longest linearizable prefix, and the operation of
+// the first return entry as the one that cannot follow it. The search saves it when it
+// first gives up a configuration of the greatest depth so far: every candidate there
+// failed, and that operation, which must come next or after other candidates, gave a
+// wrong output (had it succeeded, or led to a configuration already explored, the
+// search would have been deeper before).
+func (s *searcher[S, I, O]) savePrefix() {
+	s.bestSaved = true
+	if s.prefix == nil {
+		s.prefix = make([]int32, 0, len(s.ops))
+	}
+	s.prefix = s.prefix[:0]
+	for _, f := range s.stack {
+		s.prefix = append(s.prefix, s.nodes[f.node].op)
+	}
+	s.stuck = none
+	for c := s.nodes[mainHead].next; c != none; c = s.nodes[c].next {
+		if !s.nodes[c].call {
+			s.stuck = s.nodes[c].op
+			break
+		}
+	}
+}
+
+// finish ends the search with verdict v.
+func (s *searcher[S, I, O]) finish(v Verdict) {
+	s.verdict = v
+	if v == Linearizable {
+		s.witness = make([]int32, len(s.stack))
+		for i, f := range s.stack {
+			s.witness[i] = s.nodes[f.node].op
+		}
+		s.prefix, s.stuck = nil, none
+	}
+	// Large tables are not needed any more: let them go before the other partitions
+	// end. Small ones are kept for reuse (see newSearcher).
+	var zero S
+	s.state = zero
+	if s.memo.count > maxReused {
+		s.memo, s.stack, s.known = memo[S]{}, nil, nil
 	}
 }

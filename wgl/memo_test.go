@@ -1,0 +1,63 @@
+package wgl
+
+import "testing"
+
+// TestMemoCollisions runs the general memo with every hash word zero, so that every set
+// of a state shares one key and the sets must be told apart by comparing words.
+func TestMemoCollisions(t *testing.T) {
+	m := newMemo[int](130)
+	if m.zob == nil || m.words != 3 {
+		t.Fatalf("a memo for 130 operations has hash words %v and %d words a set", m.zob != nil, m.words)
+	}
+	clear(m.zob)
+	current := map[int]bool{}
+	steps := []struct {
+		set   []int
+		state int
+		want  bool // addNew's answer
+	}{
+		{nil, 0, true}, {nil, 0, false}, {nil, 1, true},
+		{[]int{3}, 0, true}, {[]int{3}, 0, false}, {[]int{3}, 1, true},
+		{[]int{3, 129}, 0, true}, {[]int{129}, 0, true}, {[]int{129, 3}, 0, false},
+		{[]int{70}, 0, true}, {nil, 0, false}, {[]int{70}, 0, false}, {[]int{64}, 0, true},
+	}
+	for i, s := range steps {
+		want := map[int]bool{}
+		for _, op := range s.set {
+			want[op] = true
+		}
+		for op := range 130 {
+			if current[op] != want[op] {
+				m.flip(int32(op))
+			}
+		}
+		current = want
+		if _, got := m.addNew(s.state, hashState(s.state)); got != s.want {
+			t.Errorf("step %d: addNew(%d) with set %v = %v, want %v", i, s.state, s.set, got, s.want)
+		}
+	}
+}
+
+// TestMemoGrows fills the memo far past its first size, with states whose hashes all
+// collide, and checks that every configuration is still found.
+func TestMemoGrows(t *testing.T) {
+	for _, n := range []int{40, 300} {
+		m := newMemo[string](n)
+		opOf := func(bit int) int32 { return int32(bit * 23 % n) } // spread over the words
+		set := 0
+		for round := range 2 {
+			for i := range 3000 {
+				for bit := range 12 {
+					if (set^i)&(1<<bit) != 0 {
+						m.flip(opOf(bit))
+					}
+				}
+				set = i
+				s := string(rune('a' + i%7))
+				if _, got := m.addNew(s, 42); got != (round == 0) {
+					t.Fatalf("n %d round %d set %d: addNew = %v", n, round, i, got)
+				}
+			}
+		}
+	}
+}
