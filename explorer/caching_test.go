@@ -142,3 +142,29 @@ func toJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestVisitedSpillIsInvisible: whether the visited set stays in memory or mostly spills
+// to disk, a run counts the same unique states and finds the same histories.
+func TestVisitedSpillIsInvisible(t *testing.T) {
+	for _, c := range []cachingConfig{cachingConfigs()[0], cachingConfigs()[3], cachingConfigs()[4]} {
+		t.Run(c.name, func(t *testing.T) {
+			sys, err := c.sys()
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem := see(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited, StateCaching: true})
+			disk := see(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited, StateCaching: true, VisitedMem: 4 << 10, VisitedDir: t.TempDir()})
+			m, d := mem.res.Stats, disk.res.Stats
+			if m.States != d.States || m.Revisits != d.Revisits || m.Schedules != d.Schedules {
+				t.Errorf("in memory: %d states, %d revisits, %d schedules; spilled: %d, %d, %d", m.States, m.Revisits, m.Schedules, d.States, d.Revisits, d.Schedules)
+			}
+			if !slices.Equal(mem.canonical, disk.canonical) {
+				t.Errorf("the histories differ")
+			}
+			if m.Visited.Spilled != 0 || d.Visited.Spilled == 0 {
+				t.Errorf("spilled in memory run: %d, in the 4 KiB run: %d; want 0 and most", m.Visited.Spilled, d.Visited.Spilled)
+			}
+			t.Logf("%d states; with 4 KiB, %d spilled, %d disk reads", d.States, d.Visited.Spilled, d.Visited.DiskReads)
+		})
+	}
+}

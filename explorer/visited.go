@@ -5,6 +5,7 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/snapshot"
 )
 
 // VisitedStats are the visited set's figures.
@@ -24,30 +25,35 @@ type visitedSet interface {
 	Close() error
 }
 
-// openVisited makes the visited set of a run.
-var openVisited = func(opts Options) (visitedSet, error) {
-	return newMapSet(), nil
-}
-
-// mapSet is a visited set in a Go map, without a memory bound.
-type mapSet struct{ m map[uint64]struct{} }
-
-func newMapSet() *mapSet { return &mapSet{m: make(map[uint64]struct{})} }
-
-func (s *mapSet) Add(fp uint64) (bool, error) {
-	if _, ok := s.m[fp]; ok {
-		return false, nil
+// openVisited makes the visited set of a run: fingerprints in memory up to
+// Options.VisitedMem, then on disk.
+func openVisited(opts Options) (visitedSet, error) {
+	mem := opts.VisitedMem
+	if mem == 0 {
+		mem = DefaultVisitedMem
 	}
-	s.m[fp] = struct{}{}
-	return true, nil
+	v, err := snapshot.OpenVisited(snapshot.VisitedOptions{MemBytes: mem, Dir: opts.VisitedDir})
+	if err != nil {
+		return nil, fmt.Errorf("visited set: %w", err)
+	}
+	return diskSet{v}, nil
 }
 
-func (s *mapSet) Stats() VisitedStats {
-	n := float64(len(s.m))
-	return VisitedStats{CollisionProbability: n * n / (1 << 65)}
-}
+// diskSet adapts snapshot.Visited to the engine.
+type diskSet struct{ v *snapshot.Visited }
 
-func (s *mapSet) Close() error { return nil }
+func (d diskSet) Add(fp uint64) (bool, error) { return d.v.Add(fp) }
+func (d diskSet) Close() error                { return d.v.Close() }
+func (d diskSet) Stats() VisitedStats {
+	s := d.v.Stats()
+	return VisitedStats{
+		Spilled:              int64(s.Spilled),
+		DiskReads:            int64(s.DiskReads),
+		FilterFalsePositives: int64(s.FilterFalsePositives),
+		MemBytes:             s.MemBytes,
+		CollisionProbability: s.CollisionProbability(),
+	}
+}
 
 // cacheable returns the strategy as a StateCacher, or an error saying why state caching
 // is refused.

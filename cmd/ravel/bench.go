@@ -47,7 +47,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "the schedule budget of each run (the paper's cutoff); 0 means no limit, except for random, which then gets 50,000")
 	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
 	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: each system's)")
-	fs.IntVar(&f.retries, "retries", 0, "the retry limit of systems that retry (default: each system's)")
+	fs.IntVar(&f.retries, "retries", -1, "the retry limit of systems that retry; 0 means none (default: each system's)")
 	fs.Int64Var(&f.seed, "seed", 1, "the seed of the random strategy")
 	fs.IntVar(&f.delays, "delays", 3, "the delay bound of delay-bounded")
 	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family (default: each strategy's)")
@@ -128,7 +128,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 func benchOne(ctx context.Context, e systems.Entry, harness string, agents int, sname string, f *benchFlags, stderr io.Writer) (checkReport, error) {
-	sys, err := e.New(systems.Config{Agents: agents, Harness: harness, Retries: f.retries})
+	retries := f.retries
+	if retries < 0 {
+		retries = e.Retries
+	}
+	sys, err := e.New(systems.Config{Agents: agents, Harness: harness, Retries: retries})
 	if err != nil {
 		return checkReport{}, usagef("bench %s: %v", e.Name, err)
 	}
@@ -139,10 +143,6 @@ func benchOne(ctx context.Context, e systems.Entry, harness string, agents int, 
 	budget := f.maxSchedules
 	if _, ok := strat.(dpor.Sampler); ok && budget == 0 {
 		budget = explorer.DefaultMaxSchedules
-	}
-	retries := f.retries
-	if retries == 0 {
-		retries = e.Retries
 	}
 	info := runInfo{System: e.Name, Harness: harness, Strategy: sname, Agents: agents, Retries: retries, Seed: f.seed, MaxSchedules: budget, MaxDepth: f.maxDepth}
 	if dep := dpor.RelationOf(strat); dep != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/systems"
 )
 
@@ -33,6 +34,10 @@ type checkFlags struct {
 	reflective   bool
 	delays       int
 	retries      int
+	caching      string
+	visitedMem   string
+	visitedDir   string
+	stateless    bool
 	dependence   string
 	histories    string
 }
@@ -47,7 +52,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "stop after this many schedules; 0 means no limit")
 	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
 	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: the system's)")
-	fs.IntVar(&f.retries, "retries", 0, "the retry limit of systems that retry (default: the system's)")
+	fs.IntVar(&f.retries, "retries", -1, "the retry limit of systems that retry; 0 means none (default: the system's)")
 	fs.Int64Var(&f.seed, "seed", 1, "the seed of randomized strategies; printed with every result")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
 	fs.StringVar(&f.out, "out", "", "write the first violation to `FILE` as JSON, for ravel replay")
@@ -55,6 +60,10 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
 	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
 	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family: actor, history or key (default: history; key for liviola)")
+	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive and delay-bounded only)")
+	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
+	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
+	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
@@ -107,7 +116,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if f.agents == 0 {
 		f.agents = entry.Agents
 	}
-	if f.retries == 0 {
+	if f.retries < 0 {
 		f.retries = entry.Retries
 	}
 	if f.agents < 1 {
@@ -118,9 +127,6 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if f.maxDepth < 0 {
 		return 0, usagef("check: --max-depth must be 0 (no limit) or positive, got %d", f.maxDepth)
-	}
-	if f.retries < 0 {
-		return 0, usagef("check: --retries must be at least 0, got %d", f.retries)
 	}
 	sys, err := entry.New(systems.Config{Agents: f.agents, Harness: f.harness, Retries: f.retries})
 	if err != nil {
@@ -133,14 +139,29 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if _, ok := strat.(dpor.Sampler); ok && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
 	}
-	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless}
 	if dep := dpor.RelationOf(strat); dep != nil {
 		info.Dependence = dep.Name()
 	}
 	if f.strategy == "delay-bounded" {
 		info.Delays = &f.delays
 	}
-	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective}
+	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
+	switch f.caching {
+	case "on":
+		opts.StateCaching = true
+		if _, ok := strat.(dpor.StateCacher); !ok {
+			return 0, usagef("check: --state-caching on is not sound with the %s strategy (it would lose the backtrack points of the paths it cuts); use exhaustive or delay-bounded, or --state-caching off", f.strategy)
+		}
+	case "off":
+	default:
+		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
+	}
+	mem, err := snapshot.ParseSize(f.visitedMem)
+	if err != nil {
+		return 0, usagef("check: --visited-mem: %v", err)
+	}
+	opts.VisitedMem, opts.VisitedDir = mem, f.visitedDir
 	if !f.quiet {
 		opts.ProgressEvery = 5 * time.Second
 		opts.Progress = func(s explorer.Stats) {
@@ -265,6 +286,16 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if r.Panics > 0 {
 		row("", "schedules ending in a panic or bad response", thousands(r.Panics))
 	}
+	if r.StateCaching {
+		row("", "states (unique)", thousands(r.States))
+		row("", "revisits (paths ended at a visited state)", thousands(r.Revisits))
+		row("", "visited states spilled to disk", thousands(r.VisitedSpilled))
+		row("", "disk reads", thousands(r.DiskReads))
+		row("", "chance of a fingerprint collision", fmt.Sprintf("%.1e", r.CollisionProbability))
+	}
+	if r.StepsReplayed > 0 {
+		row("", "steps re-executed (stateless)", thousands(r.StepsReplayed))
+	}
 	row("TS", "exploring", seconds(r.ExploreSeconds))
 	row("TC", "checking histories", seconds(r.CheckSeconds))
 	row("TT", "total", seconds(r.TotalSeconds))
@@ -278,7 +309,11 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	row("", "schedules per second", thousands(int64(r.SchedulesPerSecond)))
 	v := res.First
 	if v == nil {
-		fmt.Fprintln(w, "\nno violation found")
+		if r.Complete {
+			fmt.Fprintln(w, "\nno violation found")
+		} else {
+			fmt.Fprintln(w, "\nno violation found in the schedules explored")
+		}
 		return
 	}
 	fmt.Fprintln(w)

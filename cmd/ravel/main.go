@@ -42,8 +42,9 @@ Usage:
   ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
 
 Run 'ravel check -h' for check's flags.
-Exit status: 0 no violation found, 1 violation found, 2 bad usage or input,
-130 interrupted before a violation was found.
+Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
+(or a failure of the visited-state store on disk), 130 interrupted before a
+violation was found.
 `
 
 func main() {

@@ -17,6 +17,10 @@ func runRavel(args ...string) (code int, stdout, stderr string) {
 
 // TestBadUsage: bad usage exits 2 with a one-line reason that lists the valid names.
 func TestBadUsage(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, []byte("a file, not a directory"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -32,6 +36,10 @@ func TestBadUsage(t *testing.T) {
 		{"negative budget", []string{"check", "register", "--max-depth", "-3"}, []string{"--max-depth"}},
 		{"bad agents", []string{"check", "register", "--agents", "-1"}, []string{"--agents"}},
 		{"unknown flag", []string{"check", "register", "--colour"}, []string{"not defined", "-colour"}},
+		{"bad visited-mem", []string{"check", "gossip", "--visited-mem", "12XB"}, []string{"--visited-mem", "KiB"}},
+		{"bad state-caching", []string{"check", "gossip", "--state-caching", "maybe"}, []string{"--state-caching", "on or off"}},
+		{"caching with dpor", []string{"check", "register", "--strategy", "dpor", "--state-caching", "on"}, []string{"not sound", "exhaustive"}},
+		{"visited-dir under a file", []string{"check", "gossip", "--state-caching", "on", "--visited-mem", "4KiB", "--visited-dir", filepath.Join(notDir, "sub")}, []string{"visited", notDir}},
 		{"replay of a missing file", []string{"replay", filepath.Join(t.TempDir(), "nope.json")}, []string{"no such file"}},
 	}
 	for _, tt := range tests {
@@ -188,5 +196,47 @@ func TestHistoriesFilesCompare(t *testing.T) {
 	var first map[string]any
 	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil || first["verdict"] == nil || first["ops"] == nil {
 		t.Errorf("line is not a canonical history with a verdict: %s (%v)", lines[0], err)
+	}
+}
+
+// TestCheckVisitedStats: with state caching and a tiny memory budget the run spills to
+// disk, reports the visited set's figures in JSON, and counts what the in-memory run counts.
+func TestCheckVisitedStats(t *testing.T) {
+	type stats struct {
+		Complete       bool    `json:"complete"`
+		StateCaching   bool    `json:"state_caching"`
+		States         int64   `json:"states"`
+		Revisits       int64   `json:"revisits"`
+		Spilled        int64   `json:"visited_spilled"`
+		DiskReads      *int64  `json:"disk_reads"`
+		CollisionProb  float64 `json:"collision_probability"`
+		Schedules      int64   `json:"schedules"`
+		HistoriesCanon int64   `json:"histories_canonical"`
+	}
+	get := func(args ...string) stats {
+		t.Helper()
+		code, stdout, stderr := runRavel(append([]string{"check", "gossip", "--agents", "3", "--state-caching", "on", "--max-schedules", "0", "--json", "--quiet"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("exit = %d, want 0; stderr:\n%s", code, stderr)
+		}
+		var s stats
+		if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+			t.Fatalf("%v in:\n%s", err, stdout)
+		}
+		return s
+	}
+	mem := get()
+	disk := get("--visited-mem", "4KiB", "--visited-dir", t.TempDir())
+	if !mem.Complete || !mem.StateCaching || mem.States == 0 || mem.Revisits == 0 || mem.Spilled != 0 {
+		t.Errorf("in memory: %+v", mem)
+	}
+	if disk.Spilled == 0 || disk.DiskReads == nil {
+		t.Errorf("4 KiB budget did not spill: %+v", disk)
+	}
+	if mem.States != disk.States || mem.Revisits != disk.Revisits || mem.Schedules != disk.Schedules || mem.HistoriesCanon != disk.HistoriesCanon {
+		t.Errorf("in memory %+v; spilled %+v", mem, disk)
+	}
+	if mem.CollisionProb <= 0 || mem.CollisionProb > 1e-6 {
+		t.Errorf("collision probability %g, want a small positive estimate", mem.CollisionProb)
 	}
 }

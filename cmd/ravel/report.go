@@ -15,6 +15,8 @@ type runInfo struct {
 	Strategy     string `json:"strategy"`
 	Agents       int    `json:"agents"`
 	Retries      int    `json:"retries,omitempty"`
+	StateCaching bool   `json:"state_caching"`
+	Stateless    bool   `json:"stateless"`
 	Seed         int64  `json:"seed"`
 	MaxSchedules int64  `json:"max_schedules"`
 	MaxDepth     int    `json:"max_depth"`
@@ -41,6 +43,13 @@ type checkReport struct {
 	Progression              float64        `json:"uh_per_schedule"`
 	Precision                float64        `json:"nl_per_schedule"`
 	Exclusions               int            `json:"exclusions"`
+	States                   int64          `json:"states"`
+	Revisits                 int64          `json:"revisits"`
+	VisitedSpilled           int64          `json:"visited_spilled"`
+	DiskReads                int64          `json:"disk_reads"`
+	FilterFalsePositives     int64          `json:"filter_false_positives"`
+	CollisionProbability     float64        `json:"collision_probability"`
+	StepsReplayed            int64          `json:"steps_replayed"`
 	HistoriesBeforeFirst     *int64         `json:"histories_before_first"`
 	ExploreSeconds           float64        `json:"explore_seconds"`
 	StatelessSeconds         *float64       `json:"stateless_seconds,omitempty"`
@@ -122,6 +131,9 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		r.Precision = float64(st.Nonlinearizable) / float64(st.Schedules)
 	}
 	r.Exclusions = res.Exclusions
+	r.States, r.Revisits, r.StepsReplayed = st.States, st.Revisits, st.Replayed
+	v := st.Visited
+	r.VisitedSpilled, r.DiskReads, r.FilterFalsePositives, r.CollisionProbability = v.Spilled, v.DiskReads, v.FilterFalsePositives, v.CollisionProbability
 	if res.First != nil {
 		hf := st.BeforeFirst
 		tf := st.ToFirst.Seconds()

@@ -1,0 +1,433 @@
+package snapshot
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// DefaultVisitedMemBytes is the memory budget of a visited set whose options leave
+// MemBytes zero.
+const DefaultVisitedMemBytes = 512 << 20
+
+// MinVisitedMemBytes is the smallest memory budget OpenVisited accepts.
+const MinVisitedMemBytes = 4 << 10
+
+// VisitedOptions configure a visited set.
+type VisitedOptions struct {
+	// MemBytes bounds the memory the set holds itself, in bytes: the in-memory table and,
+	// once fingerprints spill to disk, the filter in front of the disk. The disk store's
+	// own memory comes on top: badger's memtables and compaction buffers (20 to 60 MiB
+	// of Go heap, measured), and its table files, which badger mmaps, so the pages it
+	// reads count as file-backed RSS (up to the whole store, about 27 bytes per spilled
+	// fingerprint; the kernel reclaims them under memory pressure). 0 means
+	// DefaultVisitedMemBytes; below MinVisitedMemBytes is an error.
+	MemBytes int64
+	// Dir is where fingerprints spill to: OpenVisited creates it if needed and makes a
+	// private subdirectory in it (named ravel-visited-*), which Close removes; nothing
+	// else in Dir is read, written or removed. Empty means the system's temporary
+	// directory, and then the subdirectory is made only when the first fingerprint
+	// spills.
+	Dir string
+}
+
+// Visited is a set of 64-bit state fingerprints that answers "add this one, and was it
+// new?" (DESIGN.md, Visited states). Every value, 0 included, is a valid fingerprint.
+//
+// Fingerprints live in an open-addressing table that grows by doubling while it stays
+// within two thirds of the memory budget. When the table is full at that size, its
+// contents are sorted and written to a badger database on disk, and the table is
+// emptied; from then on a fingerprint not in the table is looked up in a Bloom filter
+// over the disk's contents (the remaining third of the budget), and read from disk only
+// when the filter says it may be there. So memory stays at the budget however many
+// fingerprints spill, and a new fingerprint touches the disk only on a filter false
+// positive.
+//
+// A Visited is not safe for concurrent use. After any method returns an error, the set
+// can no longer answer: every later Add returns the same error (Stats and Close still
+// work).
+type Visited struct {
+	slots   []uint64 // 0 marks an empty slot; fingerprint 0 is kept in zero
+	used    int      // occupied slots
+	limit   int      // used at which the table grows or spills: 3/4 of len(slots)
+	maxLen  int      // the table's largest length, in slots
+	zero    bool     // fingerprint 0 was added
+	pinned  bool     // storeReservedFP was added and spilled (badger refuses it as a key)
+	memCap  int64    // the budget
+	dir     string   // Dir as given, or "" for the system's temporary directory
+	private string   // the private store directory once made, else ""
+	filter  visitedFilter
+	store   *visitedStore
+	err     error
+	st      VisitedStats
+	rebuilt int // filter rebuilds from disk, for tests
+	// freeDisk reports the free bytes on the file system holding a directory, if known;
+	// a field so that tests can simulate a full disk.
+	freeDisk func(dir string) (int64, bool)
+}
+
+// VisitedStats are a visited set's counters.
+type VisitedStats struct {
+	States               uint64 // distinct fingerprints added
+	Revisits             uint64 // Adds of a fingerprint already in the set
+	Spilled              uint64 // fingerprints on disk (included in States)
+	Spills               uint64 // batches written to disk
+	DiskReads            uint64 // lookups in the disk store (the filter said "maybe")
+	FilterFalsePositives uint64 // disk lookups that did not find the fingerprint
+	MemBytes             int64  // bytes held now by the table and the filter
+}
+
+// CollisionProbability estimates the chance that two distinct states among States share
+// a 64-bit fingerprint, assuming fingerprints are uniformly random: 1 − e^(−n(n−1)/2⁶⁵),
+// about n²/2⁶⁵ while that is small. A collision would make the search treat a new state
+// as visited and skip what lies beyond it.
+func (s VisitedStats) CollisionProbability() float64 {
+	n := float64(s.States)
+	return -math.Expm1(-n * (n - 1) / (1 << 65))
+}
+
+// StoreError reports a failure of the visited set's disk store: a directory that cannot
+// be created or written, a full disk, a store that cannot be opened, read or closed. The
+// command line maps it to exit status 2.
+type StoreError struct {
+	Op  string // what failed: "create", "open", "write", "read", "scan", "close" or "remove"
+	Dir string // the directory concerned
+	Err error
+}
+
+func (e *StoreError) Error() string {
+	return fmt.Sprintf("visited-state store in %s: %s: %v", e.Dir, e.Op, e.Err)
+}
+
+func (e *StoreError) Unwrap() error { return e.Err }
+
+// ErrDiskFull is the cause, inside a StoreError, when the file system holding the store
+// has too little free space for the next batch of fingerprints.
+var ErrDiskFull = errors.New("not enough free disk space")
+
+// ErrVisitedClosed is returned by Add after Close.
+var ErrVisitedClosed = errors.New("visited set is closed")
+
+const (
+	visitedInitialSlots  = 1 << 10
+	visitedPrivatePrefix = "ravel-visited-"
+	// storeReservedFP is "!badger!" read as a big-endian number: badger refuses keys that
+	// start with it, so this one fingerprint is never spilled; a flag remembers it.
+	storeReservedFP = 0x2162616467657221
+)
+
+// OpenVisited returns an empty visited set. With an explicit Dir it creates Dir (if
+// needed) and its private subdirectory at once, so that an unusable directory is reported
+// here rather than when the first fingerprint spills; the error is then a *StoreError.
+func OpenVisited(opts VisitedOptions) (*Visited, error) {
+	mem := opts.MemBytes
+	switch {
+	case mem == 0:
+		mem = DefaultVisitedMemBytes
+	case mem < 0:
+		return nil, fmt.Errorf("visited set: memory budget %d is negative", mem)
+	case mem < MinVisitedMemBytes:
+		return nil, fmt.Errorf("visited set: memory budget %d bytes is below the minimum of %d (4KiB)", mem, MinVisitedMemBytes)
+	}
+	v := &Visited{memCap: mem, dir: opts.Dir, freeDisk: freeDiskBytes}
+	// The table may take two thirds of the budget: while it doubles, the old and the new
+	// arrays (1/3 + 2/3) coexist, and once it spills the filter takes the last third.
+	v.maxLen = int(min(mem/3*2/8, math.MaxInt/2))
+	v.setSlots(make([]uint64, min(visitedInitialSlots, v.maxLen)))
+	if opts.Dir != "" {
+		if err := v.makePrivateDir(); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+func (v *Visited) setSlots(s []uint64) {
+	adviseHugePages(s)
+	v.slots = s
+	v.limit = len(s) * 3 / 4
+}
+
+// Add inserts fp and reports whether it was new. It returns an error only when the disk
+// store fails (a *StoreError), or after Close (ErrVisitedClosed); isNew is then false and
+// the set is unusable.
+func (v *Visited) Add(fp uint64) (isNew bool, err error) {
+	if v.err != nil {
+		return false, v.err
+	}
+	if fp == 0 {
+		return v.addZero(), nil
+	}
+	s := v.slots
+	h, _ := bits.Mul64(fp, uint64(len(s)))
+	i := int(h)
+	for {
+		x := s[i]
+		if x == fp {
+			v.st.Revisits++
+			return false, nil
+		}
+		if x == 0 {
+			break
+		}
+		if i++; i == len(s) {
+			i = 0
+		}
+	}
+	if v.store != nil || v.used >= v.limit {
+		return v.addSlow(fp)
+	}
+	s[i] = fp
+	v.used++
+	v.st.States++
+	return true, nil
+}
+
+func (v *Visited) addZero() bool {
+	if v.zero {
+		v.st.Revisits++
+		return false
+	}
+	v.zero = true
+	v.st.States++
+	return true
+}
+
+// addSlow finishes Add for a fingerprint that is not in the table when something has
+// spilled or the table is full.
+func (v *Visited) addSlow(fp uint64) (bool, error) {
+	if fp == storeReservedFP && v.pinned {
+		v.st.Revisits++
+		return false, nil
+	}
+	if v.store != nil && v.filter.mayContain(fp) {
+		v.st.DiskReads++
+		found, err := v.store.has(fp)
+		if err != nil {
+			return false, v.fail("read", err)
+		}
+		if found {
+			v.st.Revisits++
+			return false, nil
+		}
+		v.st.FilterFalsePositives++
+	}
+	if v.used >= v.limit {
+		if err := v.makeRoom(); err != nil {
+			return false, err
+		}
+	}
+	v.insert(fp)
+	v.st.States++
+	return true, nil
+}
+
+// insert puts fp, known to be absent, into the table, which has room.
+func (v *Visited) insert(fp uint64) {
+	s := v.slots
+	h, _ := bits.Mul64(fp, uint64(len(s)))
+	i := int(h)
+	for s[i] != 0 {
+		if i++; i == len(s) {
+			i = 0
+		}
+	}
+	s[i] = fp
+	v.used++
+}
+
+// makeRoom doubles the table, up to its largest size, or spills it to disk.
+func (v *Visited) makeRoom() error {
+	if len(v.slots) < v.maxLen {
+		old := v.slots
+		v.setSlots(make([]uint64, min(2*len(old), v.maxLen)))
+		v.used = 0
+		for _, x := range old {
+			if x != 0 {
+				v.insert(x)
+			}
+		}
+		return nil
+	}
+	return v.spill()
+}
+
+// spill writes the table's fingerprints to disk, sorted, adds them to the filter and
+// empties the table.
+func (v *Visited) spill() error {
+	// Compact the fingerprints to the front of the table and sort them there: the table
+	// is emptied afterwards, so no other memory is needed.
+	n := 0
+	for _, x := range v.slots {
+		if x != 0 && x != storeReservedFP {
+			v.slots[n] = x
+			n++
+		}
+		if x == storeReservedFP {
+			v.pinned = true
+		}
+	}
+	batch := v.slots[:n]
+	slices.Sort(batch)
+	if err := v.openStore(); err != nil {
+		return err
+	}
+	if err := v.checkSpace(n); err != nil {
+		return err
+	}
+	if err := v.store.write(batch); err != nil {
+		return v.fail("write", err)
+	}
+	v.st.Spilled += uint64(n)
+	v.st.Spills++
+	if err := v.updateFilter(batch); err != nil {
+		return err
+	}
+	clear(v.slots)
+	v.used = 0
+	return nil
+}
+
+// updateFilter adds a batch just written to the filter. The filter has a fixed size (the
+// budget's last third); when the keys on disk outgrow the number its k was chosen for,
+// and a different k would now be better, it is rebuilt from the disk with that k, planned
+// for twice the keys on disk. That happens at most once per doubling of the disk's
+// contents, so the disk scans cost O(1) reads per spilled fingerprint overall.
+func (v *Visited) updateFilter(batch []uint64) error {
+	if v.filter.words == nil {
+		bytes := v.memCap - int64(v.maxLen)*8
+		plan := max(uint64(bytes)*8/filterTargetBitsPerKey, v.st.Spilled)
+		v.filter = newVisitedFilter(bytes, plan)
+	} else if v.st.Spilled > v.filter.plan {
+		plan := 2 * v.st.Spilled
+		if optimalK(uint64(len(v.filter.words))*64, plan) != v.filter.k {
+			v.filter.reset(plan)
+			v.rebuilt++
+			if err := v.store.scan(v.filter.add); err != nil {
+				return v.fail("scan", err)
+			}
+			return nil
+		}
+		v.filter.plan = plan
+	}
+	for _, fp := range batch {
+		v.filter.add(fp)
+	}
+	return nil
+}
+
+// visitedDiskBytesPerKey is about what one spilled fingerprint takes on disk (26–27 bytes
+// measured: a 16-byte key with its version, entry header, block and table index, badger's
+// Bloom filter), rounded up; visitedDiskSlack is a fixed reserve for badger's write-ahead
+// files and the tables it writes at Close.
+const (
+	visitedDiskBytesPerKey = 32
+	visitedDiskSlack       = 64 << 20
+)
+
+// checkSpace refuses to spill n fingerprints when the file system looks too full for
+// them: badger writes through mmap, and a write into a full file system kills the
+// process with SIGBUS instead of returning an error. It asks for room for the batch
+// twice over plus everything already on disk once more, since a compaction writes its
+// new tables before it deletes the old ones and, with random keys, may rewrite a whole
+// level. This is a heuristic checked at each spill, not a guarantee: a disk that another
+// process fills between spills can still bring badger down.
+func (v *Visited) checkSpace(n int) error {
+	free, ok := v.freeDisk(v.private)
+	if !ok {
+		return nil
+	}
+	need := (2*int64(n)+int64(v.st.Spilled))*visitedDiskBytesPerKey + visitedDiskSlack
+	if free < need {
+		return v.fail("write", fmt.Errorf("%w: %d bytes free, spilling %d more fingerprints (%d on disk) needs about %d",
+			ErrDiskFull, free, n, v.st.Spilled, need))
+	}
+	return nil
+}
+
+// makePrivateDir creates Dir (or uses the temporary directory) and the store's private
+// subdirectory in it.
+func (v *Visited) makePrivateDir() error {
+	parent := v.dir
+	if parent == "" {
+		parent = os.TempDir()
+	} else if err := os.MkdirAll(parent, 0o755); err != nil {
+		return v.failDir("create", parent, err)
+	}
+	p, err := os.MkdirTemp(parent, visitedPrivatePrefix+"*")
+	if err != nil {
+		return v.failDir("create", parent, err)
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	v.private = p
+	return nil
+}
+
+func (v *Visited) openStore() error {
+	if v.store != nil {
+		return nil
+	}
+	if v.private == "" {
+		if err := v.makePrivateDir(); err != nil {
+			return err
+		}
+	}
+	s, err := openVisitedStore(v.private)
+	if err != nil {
+		return v.fail("open", err)
+	}
+	v.store = s
+	return nil
+}
+
+// fail records a store failure in the private directory and returns it.
+func (v *Visited) fail(op string, err error) error {
+	return v.failDir(op, v.private, err)
+}
+
+func (v *Visited) failDir(op, dir string, err error) error {
+	v.err = &StoreError{Op: op, Dir: dir, Err: err}
+	return v.err
+}
+
+// Stats returns the set's counters.
+func (v *Visited) Stats() VisitedStats {
+	st := v.st
+	st.MemBytes = int64(len(v.slots))*8 + v.filter.bytes()
+	return st
+}
+
+// Dir returns the private directory fingerprints spill to, or "" while none has been
+// made.
+func (v *Visited) Dir() string { return v.private }
+
+// Close releases the disk store and removes its private directory. It returns a
+// *StoreError if either fails; the memory is released in any case. Calling Close again
+// does nothing and returns nil.
+func (v *Visited) Close() error {
+	if errors.Is(v.err, ErrVisitedClosed) {
+		return nil
+	}
+	var errs []error
+	if v.store != nil {
+		if err := v.store.close(); err != nil {
+			errs = append(errs, &StoreError{Op: "close", Dir: v.private, Err: err})
+		}
+		v.store = nil
+	}
+	if v.private != "" {
+		if err := os.RemoveAll(v.private); err != nil {
+			errs = append(errs, &StoreError{Op: "remove", Dir: v.private, Err: err})
+		}
+	}
+	v.slots, v.filter = nil, visitedFilter{}
+	v.used, v.limit = 0, 0
+	v.err = ErrVisitedClosed
+	return errors.Join(errs...)
+}
