@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -14,7 +15,10 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 	if len(args) > 0 {
 		return 0, usagef("list takes no arguments, got %q", strings.Join(args, " "))
 	}
-	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	// One tabwriter aligns both tables; the blank row between them is padded, so trailing
+	// spaces are trimmed on the way out.
+	var buf bytes.Buffer
+	w := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "SYSTEM\tHARNESSES\tAGENTS\tWHAT")
 	for _, e := range systems.All() {
 		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", e.Name, strings.Join(e.Harnesses, ","), e.Agents, e.Summary)
@@ -26,6 +30,11 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 	}
 	if err := w.Flush(); err != nil {
 		return 0, err
+	}
+	for line := range strings.Lines(buf.String()) {
+		if _, err := fmt.Fprintln(stdout, strings.TrimRight(line, " \n")); err != nil {
+			return 0, err
+		}
 	}
 	return exitOK, nil
 }

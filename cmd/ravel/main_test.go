@@ -240,3 +240,42 @@ func TestCheckVisitedStats(t *testing.T) {
 		t.Errorf("collision probability %g, want a small positive estimate", mem.CollisionProb)
 	}
 }
+
+// TestBenchMatrix: bench runs every requested strategy on every requested configuration,
+// with the stateless re-run, and its figures are check's.
+func TestBenchMatrix(t *testing.T) {
+	code, stdout, stderr := runRavel("bench", "--systems", "register-buggy,chord", "--harness", "2r1w", "--strategies", "exhaustive,dpor", "--json", "--quiet")
+	if code != exitOK {
+		t.Fatalf("exit = %d, want 0; stderr:\n%s", code, stderr)
+	}
+	var runs []struct {
+		System          string   `json:"system"`
+		Strategy        string   `json:"strategy"`
+		Schedules       int64    `json:"schedules"`
+		Nonlinearizable int64    `json:"nonlinearizable"`
+		Complete        bool     `json:"complete"`
+		StatelessSecs   *float64 `json:"stateless_seconds"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &runs); err != nil {
+		t.Fatalf("%v in:\n%s", err, stdout)
+	}
+	if len(runs) != 4 {
+		t.Fatalf("%d runs, want 4 (2 systems × 2 strategies)", len(runs))
+	}
+	for _, r := range runs {
+		if !r.Complete || r.Nonlinearizable == 0 || r.StatelessSecs == nil {
+			t.Errorf("%s/%s: complete %v, %d violations, stateless seconds %v; want complete, some violations, a stateless time", r.System, r.Strategy, r.Complete, r.Nonlinearizable, r.StatelessSecs)
+		}
+		_, checkOut, _ := runRavel("check", r.System, "--harness", "2r1w", "--strategy", r.Strategy, "--json", "--quiet")
+		var c struct {
+			Schedules       int64 `json:"schedules"`
+			Nonlinearizable int64 `json:"nonlinearizable"`
+		}
+		if err := json.Unmarshal([]byte(checkOut), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Schedules != r.Schedules || c.Nonlinearizable != r.Nonlinearizable {
+			t.Errorf("%s/%s: bench %d schedules, %d violations; check %d, %d", r.System, r.Strategy, r.Schedules, r.Nonlinearizable, c.Schedules, c.Nonlinearizable)
+		}
+	}
+}
