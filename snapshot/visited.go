@@ -19,13 +19,11 @@ const MinVisitedMemBytes = 4 << 10
 
 // VisitedOptions configure a visited set.
 type VisitedOptions struct {
-	// MemBytes bounds the memory the set holds itself, in bytes: the in-memory table and,
-	// once fingerprints spill to disk, the filter in front of the disk. The disk store's
-	// own memory comes on top: badger's memtables and compaction buffers (20 to 60 MiB
-	// of Go heap, measured), and its table files, which badger mmaps, so the pages it
-	// reads count as file-backed RSS (up to the whole store, about 27 bytes per spilled
-	// fingerprint; the kernel reclaims them under memory pressure). 0 means
-	// DefaultVisitedMemBytes; below MinVisitedMemBytes is an error.
+	// MemBytes bounds the memory the set holds: the in-memory table and, once
+	// fingerprints spill to disk, the filter in front of the disk. The disk store's index
+	// comes on top: 8 bytes per 512 spilled fingerprints (one per 4 KiB block), reported
+	// in VisitedStats.IndexBytes. 0 means DefaultVisitedMemBytes; below MinVisitedMemBytes
+	// is an error.
 	MemBytes int64
 	// Dir is where fingerprints spill to: OpenVisited creates it if needed and makes a
 	// private subdirectory in it (named ravel-visited-*), which Close removes; nothing
@@ -40,8 +38,8 @@ type VisitedOptions struct {
 //
 // Fingerprints live in an open-addressing table that grows by doubling while it stays
 // within two thirds of the memory budget. When the table is full at that size, its
-// contents are sorted and written to a badger database on disk, and the table is
-// emptied; from then on a fingerprint not in the table is looked up in a Bloom filter
+// contents are sorted and written to disk as a sorted run (visitedStore), and the table
+// is emptied; from then on a fingerprint not in the table is looked up in a Bloom filter
 // over the disk's contents (the remaining third of the budget), and read from disk only
 // when the filter says it may be there. So memory stays at the budget however many
 // fingerprints spill, and a new fingerprint touches the disk only on a filter false
@@ -56,7 +54,6 @@ type Visited struct {
 	limit   int      // used at which the table grows or spills: 3/4 of len(slots)
 	maxLen  int      // the table's largest length, in slots
 	zero    bool     // fingerprint 0 was added
-	pinned  bool     // storeReservedFP was added and spilled (badger refuses it as a key)
 	memCap  int64    // the budget
 	dir     string   // Dir as given, or "" for the system's temporary directory
 	private string   // the private store directory once made, else ""
@@ -79,6 +76,7 @@ type VisitedStats struct {
 	DiskReads            uint64 // lookups in the disk store (the filter said "maybe")
 	FilterFalsePositives uint64 // disk lookups that did not find the fingerprint
 	MemBytes             int64  // bytes held now by the table and the filter
+	IndexBytes           int64  // bytes held by the disk store's index (not in the budget)
 }
 
 // CollisionProbability estimates the chance that two distinct states among States share
@@ -115,9 +113,6 @@ var ErrVisitedClosed = errors.New("visited set is closed")
 const (
 	visitedInitialSlots  = 1 << 10
 	visitedPrivatePrefix = "ravel-visited-"
-	// storeReservedFP is "!badger!" read as a big-endian number: badger refuses keys that
-	// start with it, so this one fingerprint is never spilled; a flag remembers it.
-	storeReservedFP = 0x2162616467657221
 )
 
 // OpenVisited returns an empty visited set. With an explicit Dir it creates Dir (if
@@ -137,7 +132,7 @@ func OpenVisited(opts VisitedOptions) (*Visited, error) {
 	// The table may take two thirds of the budget: while it doubles, the old and the new
 	// arrays (1/3 + 2/3) coexist, and once it spills the filter takes the last third.
 	v.maxLen = int(min(mem/3*2/8, math.MaxInt/2))
-	v.setSlots(make([]uint64, min(visitedInitialSlots, v.maxLen)))
+	v.setSlots(allocWords(min(visitedInitialSlots, v.maxLen)))
 	if opts.Dir != "" {
 		if err := v.makePrivateDir(); err != nil {
 			return nil, err
@@ -147,7 +142,6 @@ func OpenVisited(opts VisitedOptions) (*Visited, error) {
 }
 
 func (v *Visited) setSlots(s []uint64) {
-	adviseHugePages(s)
 	v.slots = s
 	v.limit = len(s) * 3 / 4
 }
@@ -200,10 +194,6 @@ func (v *Visited) addZero() bool {
 // addSlow finishes Add for a fingerprint that is not in the table when something has
 // spilled or the table is full.
 func (v *Visited) addSlow(fp uint64) (bool, error) {
-	if fp == storeReservedFP && v.pinned {
-		v.st.Revisits++
-		return false, nil
-	}
 	if v.store != nil && v.filter.mayContain(fp) {
 		v.st.DiskReads++
 		found, err := v.store.has(fp)
@@ -244,13 +234,14 @@ func (v *Visited) insert(fp uint64) {
 func (v *Visited) makeRoom() error {
 	if len(v.slots) < v.maxLen {
 		old := v.slots
-		v.setSlots(make([]uint64, min(2*len(old), v.maxLen)))
+		v.setSlots(allocWords(min(2*len(old), v.maxLen)))
 		v.used = 0
 		for _, x := range old {
 			if x != 0 {
 				v.insert(x)
 			}
 		}
+		freeWords(old)
 		return nil
 	}
 	return v.spill()
@@ -263,12 +254,9 @@ func (v *Visited) spill() error {
 	// is emptied afterwards, so no other memory is needed.
 	n := 0
 	for _, x := range v.slots {
-		if x != 0 && x != storeReservedFP {
+		if x != 0 {
 			v.slots[n] = x
 			n++
-		}
-		if x == storeReservedFP {
-			v.pinned = true
 		}
 	}
 	batch := v.slots[:n]
@@ -320,28 +308,24 @@ func (v *Visited) updateFilter(batch []uint64) error {
 	return nil
 }
 
-// visitedDiskBytesPerKey is about what one spilled fingerprint takes on disk (26–27 bytes
-// measured: a 16-byte key with its version, entry header, block and table index, badger's
-// Bloom filter), rounded up; visitedDiskSlack is a fixed reserve for badger's write-ahead
-// files and the tables it writes at Close.
+// visitedDiskBytesPerKey is what one spilled fingerprint takes on disk; visitedDiskSlack
+// is a fixed reserve on top of what checkSpace asks for.
 const (
-	visitedDiskBytesPerKey = 32
-	visitedDiskSlack       = 64 << 20
+	visitedDiskBytesPerKey = 8
+	visitedDiskSlack       = 1 << 20
 )
 
 // checkSpace refuses to spill n fingerprints when the file system looks too full for
-// them: badger writes through mmap, and a write into a full file system kills the
-// process with SIGBUS instead of returning an error. It asks for room for the batch
-// twice over plus everything already on disk once more, since a compaction writes its
-// new tables before it deletes the old ones and, with random keys, may rewrite a whole
-// level. This is a heuristic checked at each spill, not a guarantee: a disk that another
-// process fills between spills can still bring badger down.
+// them, so that a full disk is reported before the run has spent its time. A spill may
+// end in a cascade of merges that rewrites every run, which needs the store's size again
+// while the old runs still exist. It is a check at each spill, not a guarantee: a disk
+// that another process fills is still reported, as a write error, when a write fails.
 func (v *Visited) checkSpace(n int) error {
 	free, ok := v.freeDisk(v.private)
 	if !ok {
 		return nil
 	}
-	need := (2*int64(n)+int64(v.st.Spilled))*visitedDiskBytesPerKey + visitedDiskSlack
+	need := 2*(int64(n)+int64(v.st.Spilled))*visitedDiskBytesPerKey + visitedDiskSlack
 	if free < need {
 		return v.fail("write", fmt.Errorf("%w: %d bytes free, spilling %d more fingerprints (%d on disk) needs about %d",
 			ErrDiskFull, free, n, v.st.Spilled, need))
@@ -400,6 +384,9 @@ func (v *Visited) failDir(op, dir string, err error) error {
 func (v *Visited) Stats() VisitedStats {
 	st := v.st
 	st.MemBytes = int64(len(v.slots))*8 + v.filter.bytes()
+	if v.store != nil {
+		st.IndexBytes = v.store.indexBytes
+	}
 	return st
 }
 
@@ -426,6 +413,8 @@ func (v *Visited) Close() error {
 			errs = append(errs, &StoreError{Op: "remove", Dir: v.private, Err: err})
 		}
 	}
+	freeWords(v.slots)
+	freeWords(v.filter.words)
 	v.slots, v.filter = nil, visitedFilter{}
 	v.used, v.limit = 0, 0
 	v.err = ErrVisitedClosed

@@ -268,13 +268,12 @@ func procStatus() map[string]int64 {
 	return out
 }
 
-// dirBytes is the size of badger's tables in dir (its write-ahead and value-log files are
-// sparse and small, and are left out).
+// dirBytes is the size of the store's run files in dir.
 func dirBytes(dir string) int64 {
 	var n int64
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".sst") {
+		if info, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), "run-") {
 			n += info.Size()
 		}
 	}
@@ -282,7 +281,7 @@ func dirBytes(dir string) int64 {
 }
 
 // BenchmarkVisitedStoreWrite measures writing one sorted batch of fingerprints to a fresh
-// badger store, per fingerprint (what a spill costs beyond the sort).
+// store, per fingerprint (what a spill costs beyond the sort).
 func BenchmarkVisitedStoreWrite(b *testing.B) {
 	const n = 1 << 20
 	batch := make([]uint64, n)
@@ -307,7 +306,7 @@ func BenchmarkVisitedStoreWrite(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/key")
 }
 
-// BenchmarkVisitedStoreGet measures one badger lookup in a store of 4 million
+// BenchmarkVisitedStoreGet measures one lookup in a store of 4 million
 // fingerprints written in 8 batches, as a set spilling 8 times leaves it: of a
 // fingerprint on disk (hit) and of one that is not (miss, a filter false positive).
 func BenchmarkVisitedStoreGet(b *testing.B) {

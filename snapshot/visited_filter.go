@@ -37,7 +37,7 @@ func newVisitedFilter(bytes int64, plan uint64) visitedFilter {
 	if blocks < 1 {
 		blocks = 1
 	}
-	f := visitedFilter{words: make([]uint64, blocks*8)}
+	f := visitedFilter{words: allocWords(int(blocks * 8))}
 	f.tune(plan)
 	return f
 }

@@ -1,180 +1,297 @@
 package snapshot
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
-
-	"github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/options"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
 )
 
-// visitedBadgerOptions are the badger settings of the spill store. Keys are 8-byte
-// big-endian fingerprints with empty values, written once in sorted batches and never
-// updated or deleted; nothing needs to survive a crash (Close deletes the directory).
-// What each setting buys and costs (measured with BenchmarkVisitedStream and
-// TestVisitedPeakMemory):
+// visitedStore keeps spilled fingerprints on disk as sorted runs: files of 8-byte
+// big-endian fingerprints in increasing order, written once and never changed. For each
+// run it keeps in memory the first fingerprint of every block of runBlockKeys (one 4 KiB
+// page), so a lookup reads one block per run with pread. The newest two runs are merged
+// while the older is at most twice the newer, so each run is more than twice the size of
+// the next: a store of n fingerprints spilled in batches of at least b has at most
+// log₂(n/b)+1 runs, and a fingerprint is rewritten O(log(n/b)) times.
 //
-//   - MemTableSize 4 MiB, NumMemtables 2 (defaults 64 MiB, 5): badger allocates each
-//     memtable's skiplist arena in full, about 1.3 × MemTableSize in the Go heap, and
-//     keeps the mutable one, the immutable ones waiting to be flushed and the one being
-//     flushed — with the defaults that alone is several hundred MiB. Every lookup also
-//     searches the memtables first, and a small skiplist is searched faster. Smaller
-//     memtables mean more level-0 tables, so more compaction (2 and 8 MiB measured about
-//     the same; 32 MiB a quarter to a half slower).
-//   - TableSizeMultiplier 1 (default 2): every table has BaseTableSize (2 MiB) at every
-//     level. With the default, tables at the bottom level are 64 MiB, and a compaction
-//     holds several table builders of that size in memory at once; this cut the peak Go
-//     heap and the anonymous RSS of a spilling run by about 30 %.
-//   - Compression none, BlockCacheSize 0, IndexCacheSize 0: 8-byte random keys do not
-//     compress, and without compression badger reads blocks straight from its mmapped
-//     table files, so a block cache would only keep a second copy. Table indexes and
-//     badger's per-table Bloom filters are read from the mmapped files too: file-backed
-//     pages the kernel may drop under pressure, counted in RSS as RssFile, not RssAnon.
-//   - BloomFalsePositive 0.01 (the default), about 1.2 bytes per key on disk: our filter
-//     keeps most new fingerprints away from badger, but a lookup that gets through —
-//     mostly a true revisit — checks every memtable, every level-0 table and one table
-//     per level; badger's filters skip the tables that do not hold the key. Without them
-//     the spilling benchmark ran 1.6 to 2 times slower.
-//   - BlockSize 4 KiB (the default): 1 and 16 KiB measured no better.
-//   - NumCompactors 2 (the minimum that compacts at all; default 4), DetectConflicts off,
-//     MetricsEnabled off, SyncWrites off, NumVersionsToKeep 1: no transaction competes,
-//     nothing is synced, no metrics are kept.
-//   - ValueThreshold 1 KiB, ValueLogFileSize 1 MiB (the minimum): values are empty and
-//     stay in the LSM tree, so the value log is never written. (The default threshold,
-//     1 MiB, is refused with memtables this small.)
-//   - Logger nil: badger's messages do not reach the user; failures come back as errors.
-func visitedBadgerOptions(dir string) badger.Options {
-	opt := badger.DefaultOptions(dir).
-		WithLogger(nil).
-		WithSyncWrites(false).
-		WithNumVersionsToKeep(1).
-		WithMemTableSize(4 << 20).
-		WithNumMemtables(2).
-		WithBaseTableSize(2 << 20).
-		WithCompression(options.None).
-		WithBlockCacheSize(0).
-		WithIndexCacheSize(0).
-		WithBloomFalsePositive(0.01).
-		WithBlockSize(4 << 10).
-		WithNumCompactors(2).
-		WithDetectConflicts(false).
-		WithMetricsEnabled(false).
-		WithValueThreshold(1 << 10).
-		WithValueLogFileSize(1 << 20).
-		WithCompactL0OnClose(false)
-	opt.TableSizeMultiplier = 1 // no With method
-	return opt
-}
-
-// visitedVersion is the version of every key. The store runs in badger's managed mode,
-// where the caller gives the timestamps: every fingerprint is written and read at version
-// 1. A lookup stops at the first memtable or level that holds the key only if the
-// key's version equals the read timestamp; with badger's own timestamps every batch has
-// a different one, and every hit would go on to search all the levels below.
-const visitedVersion = 1
-
-// visitedStore is the badger database fingerprints spill to.
+// Why not badger, the store DESIGN.md named: badger mmaps its tables and reads through
+// the mappings, so every page a lookup touches stays in the process's RSS, and a run that
+// spilled ten times its budget measured a peak RSS of 1.8 GiB for a 64 MiB budget. Pages
+// read with pread live in the kernel's page cache, which is not the process's memory;
+// and a fingerprint takes 8 bytes here against about 27 in badger. The store needs
+// nothing else that badger offers: keys are written once, in sorted batches, never
+// updated or deleted, and nothing has to survive a crash.
+//
+// Every run's file stays open for reads; errors are returned, never panics.
 type visitedStore struct {
-	dir string
-	db  *badger.DB
-	rtx *badger.Txn // reads at visitedVersion; sees every write that has returned
-	key [8]byte
+	dir  string
+	runs []*visitedRun // oldest first
+	seq  int           // the next run's number
+	page []byte        // the read buffer of one block
+	// indexBytes is the memory the runs' indexes take.
+	indexBytes int64
 }
 
-// guard runs f and turns a panic inside badger (it asserts rather than returning errors
-// in places, for instance on some corrupt files) into an error.
-func guard(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("badger panicked: %v", r)
-		}
-	}()
-	return f()
+// visitedRun is one sorted file.
+type visitedRun struct {
+	f     *os.File
+	path  string
+	n     int64    // fingerprints in the file
+	first []uint64 // the first fingerprint of each block
+	last  uint64   // the largest fingerprint in the file
 }
+
+// runBlockKeys is how many fingerprints a block holds: one page, one pread per lookup.
+const runBlockKeys = 512
+
+// runIOBytes is the buffer of sequential reads and writes (spills and merges).
+const runIOBytes = 256 << 10
 
 func openVisitedStore(dir string) (*visitedStore, error) {
-	s := &visitedStore{dir: dir}
-	err := guard(func() error {
-		db, err := badger.OpenManaged(visitedBadgerOptions(dir))
-		if err != nil {
-			return err
-		}
-		s.db = db
-		s.rtx = db.NewTransactionAt(visitedVersion, false)
-		return nil
-	})
+	fi, err := os.Stat(dir)
 	if err != nil {
-		if s.db != nil {
-			_ = guard(s.db.Close)
-		}
 		return nil, err
 	}
-	return s, nil
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", dir)
+	}
+	return &visitedStore{dir: dir, page: make([]byte, 8*runBlockKeys)}, nil
 }
 
 // has reports whether fp is on disk.
-func (s *visitedStore) has(fp uint64) (found bool, err error) {
-	binary.BigEndian.PutUint64(s.key[:], fp)
-	err = guard(func() error {
-		_, err := s.rtx.Get(s.key[:])
+func (s *visitedStore) has(fp uint64) (bool, error) {
+	for i := len(s.runs) - 1; i >= 0; i-- {
+		found, err := s.runs[i].has(fp, s.page)
+		if err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
+}
+
+func (r *visitedRun) has(fp uint64, page []byte) (bool, error) {
+	if r.n == 0 || fp < r.first[0] || fp > r.last {
+		return false, nil
+	}
+	// The last block whose first fingerprint is ≤ fp.
+	b, found := slices.BinarySearch(r.first, fp)
+	if found {
+		return true, nil
+	}
+	b--
+	keys := min(int64(runBlockKeys), r.n-int64(b)*runBlockKeys)
+	buf := page[:8*keys]
+	if _, err := r.f.ReadAt(buf, int64(b)*runBlockKeys*8); err != nil {
+		return false, r.readError(err)
+	}
+	lo, hi := 0, int(keys)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		x := binary.BigEndian.Uint64(buf[8*m:])
 		switch {
-		case err == nil:
-			found = true
-		case errors.Is(err, badger.ErrKeyNotFound):
-			err = nil
+		case x == fp:
+			return true, nil
+		case x < fp:
+			lo = m + 1
+		default:
+			hi = m
 		}
-		return err
-	})
-	return found, err
+	}
+	return false, nil
 }
 
-// visitedWriteChunk is how many keys share one key buffer while a batch is written.
-const visitedWriteChunk = 1 << 14
-
-// write stores the fingerprints in sorted (distinct, none already on disk) and returns
-// when they are readable.
+// write stores the fingerprints in sorted (distinct, none already on disk) as a new run,
+// then merges the newest two while the older is at most twice the newer.
 func (s *visitedStore) write(sorted []uint64) error {
-	return guard(func() error {
-		wb := s.db.NewWriteBatchAt(visitedVersion)
-		defer wb.Cancel()
-		for len(sorted) > 0 {
-			n := min(len(sorted), visitedWriteChunk)
-			buf := make([]byte, 8*n) // badger keeps the key slices until the commit
-			for i, fp := range sorted[:n] {
-				k := buf[8*i : 8*i+8 : 8*i+8]
-				binary.BigEndian.PutUint64(k, fp)
-				if err := wb.Set(k, nil); err != nil {
-					return err
-				}
-			}
-			sorted = sorted[n:]
-		}
-		return wb.Flush()
-	})
-}
-
-// scan calls fn with every fingerprint on disk, in increasing order.
-func (s *visitedStore) scan(fn func(uint64)) error {
-	return guard(func() error {
-		opts := badger.DefaultIteratorOptions
-		opts.PrefetchValues = false
-		it := s.rtx.NewIterator(opts)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			if len(k) != 8 {
-				return fmt.Errorf("unexpected key %x in the store", k)
-			}
-			fn(binary.BigEndian.Uint64(k))
-		}
+	if len(sorted) == 0 {
 		return nil
-	})
+	}
+	w, err := s.newRunWriter()
+	if err != nil {
+		return err
+	}
+	for _, fp := range sorted {
+		w.add(fp)
+	}
+	r, err := w.finish()
+	if err != nil {
+		return err
+	}
+	s.runs = append(s.runs, r)
+	s.indexBytes += int64(8 * cap(r.first))
+	for len(s.runs) >= 2 && s.runs[len(s.runs)-2].n <= 2*s.runs[len(s.runs)-1].n {
+		if err := s.mergeLastTwo(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
+// mergeLastTwo replaces the two newest runs by their merge.
+func (s *visitedStore) mergeLastTwo() error {
+	a, b := s.runs[len(s.runs)-2], s.runs[len(s.runs)-1]
+	w, err := s.newRunWriter()
+	if err != nil {
+		return err
+	}
+	ra, rb := newRunReader(a), newRunReader(b)
+	x, okx, err := ra.next()
+	if err != nil {
+		w.abort()
+		return err
+	}
+	y, oky, err := rb.next()
+	if err != nil {
+		w.abort()
+		return err
+	}
+	for okx || oky {
+		switch {
+		case okx && (!oky || x < y):
+			w.add(x)
+			x, okx, err = ra.next()
+		case oky && (!okx || y < x):
+			w.add(y)
+			y, oky, err = rb.next()
+		default: // equal: keep one
+			w.add(x)
+			if x, okx, err = ra.next(); err == nil {
+				y, oky, err = rb.next()
+			}
+		}
+		if err != nil {
+			w.abort()
+			return err
+		}
+	}
+	r, err := w.finish()
+	if err != nil {
+		return err
+	}
+	s.indexBytes += int64(8*cap(r.first)) - int64(8*cap(a.first)) - int64(8*cap(b.first))
+	s.runs = append(s.runs[:len(s.runs)-2], r)
+	return errors.Join(a.remove(), b.remove())
+}
+
+// scan calls fn with every fingerprint on disk (in no particular order).
+func (s *visitedStore) scan(fn func(uint64)) error {
+	for _, r := range s.runs {
+		rr := newRunReader(r)
+		for {
+			fp, ok, err := rr.next()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			fn(fp)
+		}
+	}
+	return nil
+}
+
+// close closes every run's file; the files are removed with the directory.
 func (s *visitedStore) close() error {
-	return guard(func() error {
-		s.rtx.Discard()
-		return s.db.Close()
-	})
+	var errs []error
+	for _, r := range s.runs {
+		if err := r.f.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	s.runs = nil
+	return errors.Join(errs...)
+}
+
+// readError describes a failed read of the run.
+func (r *visitedRun) readError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("read %s: the file is shorter than the %d fingerprints written to it: damaged, or changed by another process", r.path, r.n)
+	}
+	return fmt.Errorf("read %s: %w", r.path, err)
+}
+
+func (r *visitedRun) remove() error {
+	return errors.Join(r.f.Close(), os.Remove(r.path))
+}
+
+// runWriter writes one run sequentially and builds its index.
+type runWriter struct {
+	run *visitedRun
+	w   *bufio.Writer
+	key [8]byte
+	err error
+}
+
+func (s *visitedStore) newRunWriter() (*runWriter, error) {
+	path := filepath.Join(s.dir, fmt.Sprintf("run-%06d", s.seq))
+	s.seq++
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	return &runWriter{run: &visitedRun{f: f, path: path}, w: bufio.NewWriterSize(f, runIOBytes)}, nil
+}
+
+func (w *runWriter) add(fp uint64) {
+	r := w.run
+	if r.n%runBlockKeys == 0 {
+		r.first = append(r.first, fp)
+	}
+	r.n++
+	r.last = fp
+	if w.err == nil {
+		binary.BigEndian.PutUint64(w.key[:], fp)
+		_, w.err = w.w.Write(w.key[:])
+	}
+}
+
+// finish flushes the run and returns it, or removes the file and returns the error (a
+// full disk as ErrDiskFull).
+func (w *runWriter) finish() (*visitedRun, error) {
+	if w.err == nil {
+		w.err = w.w.Flush()
+	}
+	if w.err != nil {
+		err := w.err
+		if errors.Is(err, syscall.ENOSPC) {
+			err = fmt.Errorf("%w: %w", ErrDiskFull, err)
+		}
+		w.abort()
+		return nil, fmt.Errorf("write %s: %w", w.run.path, err)
+	}
+	w.run.first = slices.Clip(w.run.first)
+	return w.run, nil
+}
+
+func (w *runWriter) abort() { _ = w.run.remove() }
+
+// runReader reads one run sequentially.
+type runReader struct {
+	run  *visitedRun
+	r    *bufio.Reader
+	read int64
+	key  [8]byte
+}
+
+func newRunReader(r *visitedRun) *runReader {
+	return &runReader{run: r, r: bufio.NewReaderSize(io.NewSectionReader(r.f, 0, 8*r.n), runIOBytes)}
+}
+
+// next returns the next fingerprint, or ok false at the end of the run.
+func (rr *runReader) next() (fp uint64, ok bool, err error) {
+	if rr.read == rr.run.n {
+		return 0, false, nil
+	}
+	if _, err := io.ReadFull(rr.r, rr.key[:]); err != nil {
+		return 0, false, rr.run.readError(err)
+	}
+	rr.read++
+	return binary.BigEndian.Uint64(rr.key[:]), true, nil
 }

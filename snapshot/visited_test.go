@@ -6,16 +6,17 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // visitedStream yields n fingerprints of which about half repeat an earlier one (drawn
 // uniformly, or from the last few hundred when local is set), seeded for determinism.
-// The special values 0, 1, MaxUint64 and storeReservedFP appear early and recur.
+// The special values 0, 1, MaxUint64 and 1<<63 appear early and recur.
 func visitedStream(seed uint64, n int, local bool) []uint64 {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
-	special := []uint64{0, 1, math.MaxUint64, storeReservedFP}
+	special := []uint64{0, 1, math.MaxUint64, 1 << 63}
 	var seen []uint64
 	out := make([]uint64, 0, n)
 	for len(out) < n {
@@ -51,7 +52,7 @@ func openVisitedT(t *testing.T, opts VisitedOptions) *Visited {
 }
 
 // TestVisitedOracle checks Add against a Go map, in memory and with a 16 KiB budget under
-// which almost every fingerprint spills to badger.
+// which almost every fingerprint spills to disk.
 func TestVisitedOracle(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -67,7 +68,7 @@ func TestVisitedOracle(t *testing.T) {
 		{"spill-min-budget", MinVisitedMemBytes, 30_000, false, true},
 	} {
 		if raceEnabled {
-			tc.n /= 5 // badger under the race detector is slow
+			tc.n /= 5 // the race detector slows the disk path down
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			v := openVisitedT(t, VisitedOptions{MemBytes: tc.mem, Dir: t.TempDir()})
@@ -137,10 +138,11 @@ func TestVisitedOracle(t *testing.T) {
 	}
 }
 
-// TestVisitedSpecialValues: 0 is the table's empty marker, storeReservedFP is a key badger
-// refuses; both are ordinary fingerprints to the caller, before and after spilling.
+// TestVisitedSpecialValues: 0 is the table's empty marker, and the extremes are the ends
+// of every run on disk; all are ordinary fingerprints to the caller, before and after
+// spilling.
 func TestVisitedSpecialValues(t *testing.T) {
-	special := []uint64{0, storeReservedFP, 1, math.MaxUint64, 1 << 63}
+	special := []uint64{0, 1, math.MaxUint64, 1 << 63, 1<<63 - 1}
 	for _, spill := range []bool{false, true} {
 		v := openVisitedT(t, VisitedOptions{MemBytes: MinVisitedMemBytes, Dir: t.TempDir()})
 		for _, fp := range special {
@@ -360,10 +362,10 @@ func TestVisitedDirFaults(t *testing.T) {
 }
 
 // TestVisitedGarbageInDir: the store lives in a private subdirectory, so whatever else is
-// in Dir — here, files named like badger's — is left alone.
+// in Dir — here, files named like the store's own — is left alone.
 func TestVisitedGarbageInDir(t *testing.T) {
 	dir := t.TempDir()
-	garbage := map[string]string{"MANIFEST": "garbage", "000001.sst": "garbage", "000001.vlog": "x", "KEYREGISTRY": "??", "LOCK": "x"}
+	garbage := map[string]string{"run-000000": "garbage", "run-000001": "x", "MANIFEST": "??", "LOCK": "x"}
 	for name, content := range garbage {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
@@ -389,39 +391,47 @@ func TestVisitedGarbageInDir(t *testing.T) {
 	}
 }
 
-// TestVisitedStoreCorrupt opens the badger store on directories holding garbage in
-// badger's own files: a clear error, not a panic.
-func TestVisitedStoreCorrupt(t *testing.T) {
-	for _, files := range []map[string][]byte{
-		{"MANIFEST": []byte("this is not a manifest")},
-		{"KEYREGISTRY": []byte("this is not a key registry, not even close")},
-		{"MANIFEST": make([]byte, 4096), "KEYREGISTRY": make([]byte, 4096)},
-		{"00001.mem": []byte("garbage memtable")},
-		{"000001.vlog": []byte("garbage value log")},
-	} {
-		dir := t.TempDir()
-		var names []string
-		for name, content := range files {
-			names = append(names, name)
-			if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+// TestVisitedStoreDamaged: a run file cut short or removed behind the set's back (another
+// process, a failing disk) is reported as a *StoreError when a lookup or a merge reads
+// it — never a panic, never a wrong answer.
+func TestVisitedStoreDamaged(t *testing.T) {
+	for _, damage := range []string{"truncate", "remove"} {
+		t.Run(damage, func(t *testing.T) {
+			v := openVisitedT(t, VisitedOptions{MemBytes: MinVisitedMemBytes, Dir: t.TempDir()})
+			var i uint64
+			for v.Stats().Spilled == 0 {
+				i++
+				if _, err := v.Add(filterMix(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runs, err := filepath.Glob(filepath.Join(v.Dir(), "run-*"))
+			if err != nil || len(runs) != 1 {
+				t.Fatalf("runs %v, %v; want one", runs, err)
+			}
+			switch damage {
+			case "truncate":
+				err = os.Truncate(runs[0], 8)
+			case "remove":
+				// An open file survives its removal on Unix; replace it by an empty one.
+				if err = os.Remove(runs[0]); err == nil {
+					v.store.runs[0].f.Close()
+					v.store.runs[0].f, err = os.Create(runs[0])
+				}
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
-		s, err := openVisitedStore(dir)
-		if err == nil {
-			// Badger may recover from some of these: then the store must work.
-			if werr := s.write([]uint64{1, 2, 3}); werr != nil {
-				t.Logf("%v: open succeeded, write failed: %v", names, werr)
-			} else if found, herr := s.has(2); herr != nil || !found {
-				t.Errorf("%v: store opened over garbage but lost a key: %v, %v", names, found, herr)
+			// The run's largest fingerprint is on disk and is not the first of its block, so
+			// looking it up reads the file.
+			last := v.store.runs[0].last
+			_, err = v.Add(last)
+			t.Log(err)
+			wantStoreError(t, err, v.Dir())
+			if _, err2 := v.Add(last); err2 != err {
+				t.Errorf("the error is not sticky: then %v", err2)
 			}
-			if cerr := s.close(); cerr != nil {
-				t.Logf("%v: close: %v", names, cerr)
-			}
-			t.Logf("%v: badger opened the directory anyway", names)
-			continue
-		}
-		t.Logf("%v: %v", names, err)
+		})
 	}
 }
 
@@ -480,6 +490,64 @@ func TestVisitedFilterRate(t *testing.T) {
 		t.Logf("%2d bits/key, k=%d: false positives %.3f%%", tc.bitsPerKey, f.k, 100*rate)
 		if rate > tc.maxRate {
 			t.Errorf("%d bits/key: false-positive rate %.4f above %.4f", tc.bitsPerKey, rate, tc.maxRate)
+		}
+	}
+}
+
+// TestVisitedStoreRuns checks the disk store alone against a Go map: after each of many
+// batches of different sizes, every fingerprint written is found, fingerprints never
+// written (between and beyond them) are not, a scan yields each exactly once, and merging
+// keeps each run more than twice the size of the next.
+func TestVisitedStoreRuns(t *testing.T) {
+	s, err := openVisitedStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	r := rand.New(rand.NewPCG(3, 4))
+	written := map[uint64]bool{}
+	for batch := 1; batch <= 40; batch++ {
+		n := 1 + r.IntN(3*runBlockKeys) // blocks full and partial
+		var keys []uint64
+		for len(keys) < n {
+			fp := r.Uint64() &^ 1 // even: the odd numbers stay unwritten
+			if !written[fp] {
+				written[fp] = true
+				keys = append(keys, fp)
+			}
+		}
+		if batch == 1 {
+			keys = append(keys, 0, math.MaxUint64-1)
+			written[0], written[math.MaxUint64-1] = true, true
+		}
+		slices.Sort(keys)
+		if err := s.write(keys); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < len(s.runs); i++ {
+			if s.runs[i-1].n <= 2*s.runs[i].n {
+				t.Errorf("after %d batches, run %d has %d fingerprints and run %d %d; want more than twice", batch, i-1, s.runs[i-1].n, i, s.runs[i].n)
+			}
+		}
+		for fp := range written {
+			if found, err := s.has(fp); err != nil || !found {
+				t.Fatalf("after batch %d: has(%#x) = %v, %v; want true", batch, fp, found, err)
+			}
+			if found, err := s.has(fp | 1); err != nil || found {
+				t.Fatalf("after batch %d: has(%#x) = %v, %v; want false", batch, fp|1, found, err)
+			}
+		}
+	}
+	scanned := map[uint64]int{}
+	if err := s.scan(func(fp uint64) { scanned[fp]++ }); err != nil {
+		t.Fatal(err)
+	}
+	if len(scanned) != len(written) {
+		t.Errorf("scan gave %d fingerprints, want %d", len(scanned), len(written))
+	}
+	for fp, c := range scanned {
+		if c != 1 || !written[fp] {
+			t.Errorf("scan gave %#x %d times (written: %v)", fp, c, written[fp])
 		}
 	}
 }

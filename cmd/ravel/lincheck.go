@@ -243,7 +243,13 @@ func readHistoryFile[I, O any](name string, read func(io.Reader, string) ([]hist
 		return nil, err
 	}
 	defer fh.Close()
-	return read(fh, name)
+	ops, err := read(fh, name)
+	if err == nil && len(ops) == 0 {
+		// An empty history is linearizable, but a recorded one is almost always a file of
+		// the wrong format (a Jepsen reader skips lines that are not operations).
+		return nil, fmt.Errorf("%s: no operations found: is it in the format --format names?", name)
+	}
+	return ops, err
 }
 
 // printLincheck prints one file's verdict, and for a violation its explanation.

@@ -209,6 +209,7 @@ func TestLincheckBadInput(t *testing.T) {
 	jepsen := write("bad.log", "INFO  jepsen.util - 0\t:invoke\t:read\tnil\nINFO  jepsen.util - 0\t:ok\t:cas\t[1 2]\n")
 	kv := write("bad.txt", `{:process 0, :type :invoke, :f :get, :key "1", :value nil}`+"\n"+`{:process 0, :type :ok, :f :get}`+"\n")
 	rv := write("bad.jsonl", `{"client":0,"input":{"f":"read"},"output":1,"call":1,"return":2}`+"\n\n"+`{"client":0,"input":{"f":"read"},"call":1,"return":2,"output":"one"}`+"\n")
+	noOps := write("kv-as-jepsen.log", `{:process 0, :type :invoke, :f :get, :key "1", :value nil}`+"\n")
 	good := filepath.Join(porcupineData, "jepsen", "etcd_002.log")
 	for _, c := range []struct {
 		name string
@@ -218,6 +219,7 @@ func TestLincheckBadInput(t *testing.T) {
 		{"jepsen", []string{"--spec", "cas-register", good, jepsen}, []string{jepsen + ":2: ", "expected :read as invoked at line 1"}},
 		{"porcupine-kv", []string{"--spec", "kv", kv}, []string{kv + ":2: ", "expected a :key"}},
 		{"ravel", []string{"--spec", "register", rv}, []string{rv + ":3: ", "expected the value read (an integer)"}},
+		{"no operations", []string{"--spec", "cas-register", "--format", "jepsen", noOps}, []string{noOps + ": no operations found", "--format"}},
 		{"missing file", []string{"--spec", "kv", filepath.Join(dir, "nope.txt")}, []string{"no such file"}},
 		{"no spec", []string{good}, []string{"needs --spec", "cas-register, kv, register"}},
 		{"unknown spec", []string{"--spec", "queue", good}, []string{`unknown spec "queue"`, "cas-register, kv, register"}},
