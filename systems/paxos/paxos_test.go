@@ -1,7 +1,6 @@
 package paxos_test
 
 import (
-	"context"
 	"os"
 	"slices"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/systems/paxos"
+	"github.com/ravelmc/ravel/systems/systemstest"
 )
 
 func build(t *testing.T, buggy bool, n, retries int, harness string) model.System {
@@ -25,30 +25,6 @@ func build(t *testing.T, buggy bool, n, retries int, harness string) model.Syste
 		t.Fatal(err)
 	}
 	return sys
-}
-
-func run(t *testing.T, sys model.System, opts explorer.Options) *explorer.Result {
-	t.Helper()
-	res, err := explorer.Run(context.Background(), sys, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-// canonical returns the hashes of the canonical histories a run found, and of those
-// that are not linearizable, sorted.
-func canonical(res *explorer.Result) (all, bad []uint64) {
-	for _, c := range res.Canonical {
-		h := c.History.Hash()
-		all = append(all, h)
-		if !c.Linearizable {
-			bad = append(bad, h)
-		}
-	}
-	slices.Sort(all)
-	slices.Sort(bad)
-	return all, bad
 }
 
 // TestSearch: every search of the table completes with the schedule count, canonical
@@ -89,14 +65,14 @@ func TestSearch(t *testing.T) {
 			}
 			opts := tt.opts
 			opts.MaxSchedules = explorer.Unlimited
-			res := run(t, sys, opts)
+			res := systemstest.Run(t, sys, opts)
 			if !res.Complete || res.Stats.Schedules != tt.schedules {
 				t.Errorf("schedules = %d (complete %v), want %d, complete", res.Stats.Schedules, res.Complete, tt.schedules)
 			}
 			if res.Stats.Incomplete != 0 || res.Stats.Panics != 0 {
 				t.Errorf("%d incomplete histories, %d panics; every operation must be answered", res.Stats.Incomplete, res.Stats.Panics)
 			}
-			all, bad := canonical(res)
+			all, bad := systemstest.Canonical(res)
 			if len(all) != tt.histories || len(bad) != tt.violations {
 				t.Errorf("%d canonical histories, %d violations; want %d, %d", len(all), len(bad), tt.histories, tt.violations)
 			}
@@ -125,7 +101,7 @@ func TestSearch(t *testing.T) {
 // TestBuggy2r2w: within the paper's cutoff, DPOR catches paxos-buggy on 2r2w too.
 func TestBuggy2r2w(t *testing.T) {
 	sys := build(t, true, 2, paxos.DefaultRetries, "2r2w")
-	res := run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History())})
+	res := systemstest.Run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History())})
 	if res.First == nil {
 		t.Fatalf("no violation in %d schedules", res.Stats.Schedules)
 	}
@@ -171,7 +147,7 @@ func TestBeatenLeader(t *testing.T) {
 			sys := build(t, false, 2, tt.retries, "2r1w")
 			sys.Actors[1].(*paxos.Node).Promised = 5
 			answered, reprepared := 0, 0
-			res := run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), MaxSchedules: explorer.Unlimited, OnSchedule: func(e *explorer.ScheduleEnd) {
+			res := systemstest.Run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), MaxSchedules: explorer.Unlimited, OnSchedule: func(e *explorer.ScheduleEnd) {
 				if histories.Complete(sys.Harness, e.Events) {
 					answered++
 				}
@@ -199,74 +175,25 @@ func TestDeterministic(t *testing.T) {
 		for _, harness := range paxos.HarnessNames {
 			sys := build(t, buggy, 2, paxos.DefaultRetries, harness)
 			t.Run(sys.Name+" "+harness, func(t *testing.T) {
-				opts := explorer.Options{Strategy: dpor.DPOR(dpor.History()), MaxSchedules: 20_000}
-				a, b := run(t, sys, opts), run(t, sys, opts)
-				sa, sb := a.Stats, b.Stats
-				sa.Explore, sa.Check, sa.Total, sa.ToFirst = 0, 0, 0, 0
-				sb.Explore, sb.Check, sb.Total, sb.ToFirst = 0, 0, 0, 0
-				if sa != sb {
-					t.Errorf("statistics differ:\n%+v\n%+v", sa, sb)
-				}
-				if len(a.Canonical) != len(b.Canonical) {
-					t.Fatalf("%d canonical histories, then %d", len(a.Canonical), len(b.Canonical))
-				}
-				for i := range a.Canonical {
-					if !a.Canonical[i].History.Equal(&b.Canonical[i].History) || a.Canonical[i].Linearizable != b.Canonical[i].Linearizable {
-						t.Fatalf("canonical history %d differs", i)
-					}
-				}
+				systemstest.Deterministic(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), MaxSchedules: 20_000})
 			})
 		}
 	}
 }
 
 // TestSnapshotIsolation: every schedule DPOR explores, replayed from the initial state,
-// ends in the fingerprint and the history the stateful run reached — the Clone methods
-// share nothing between branches.
+// ends where the stateful run did — the Clone methods share nothing between branches.
 func TestSnapshotIsolation(t *testing.T) {
 	for _, buggy := range []bool{false, true} {
-		sys := build(t, buggy, 2, paxos.DefaultRetries, "2r1w")
-		type end struct {
-			ids    []uint64
-			fp     uint64
-			events []histories.Event
-		}
-		var ends []end
-		run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), MaxSchedules: explorer.Unlimited, OnSchedule: func(e *explorer.ScheduleEnd) {
-			ids := make([]uint64, len(e.Steps))
-			for i, s := range e.Steps {
-				ids[i] = s.ID
-			}
-			ends = append(ends, end{ids, e.Fingerprint, slices.Clone(e.Events)})
-		}})
-		for i, e := range ends {
-			ex, err := explorer.Replay(sys, e.ids, false)
-			if err != nil {
-				t.Fatalf("%s schedule %d: %v", sys.Name, i+1, err)
-			}
-			if ex.Fingerprint != e.fp || !slices.Equal(ex.Events, e.events) {
-				t.Fatalf("%s schedule %d: the replay ends elsewhere than the stateful run", sys.Name, i+1)
-			}
-		}
+		systemstest.SnapshotIsolation(t, build(t, buggy, 2, paxos.DefaultRetries, "2r1w"))
 	}
 }
 
-// TestFastPathsAgreeWithReflection: with state caching, whose pruning depends on every
-// field being fingerprinted, the Clone/HashState fast paths and the reflective fallbacks
-// explore as much and find the same canonical histories.
+// TestFastPathsAgreeWithReflection: with state caching, the Clone/HashState fast paths and
+// the reflective fallbacks explore as much and find the same canonical histories.
 func TestFastPathsAgreeWithReflection(t *testing.T) {
 	for _, buggy := range []bool{false, true} {
-		sys := build(t, buggy, 2, paxos.DefaultRetries, "2r1w")
-		opts := explorer.Options{StateCaching: true, MaxSchedules: explorer.Unlimited}
-		fast := run(t, sys, opts)
-		opts.Reflective = true
-		slow := run(t, sys, opts)
-		fa, fb := canonical(fast)
-		sa, sb := canonical(slow)
-		if fast.Stats.Schedules != slow.Stats.Schedules || fast.Stats.Steps != slow.Stats.Steps || !slices.Equal(fa, sa) || !slices.Equal(fb, sb) {
-			t.Errorf("%s: fast paths %d schedules, %d steps, %d histories; reflective %d, %d, %d",
-				sys.Name, fast.Stats.Schedules, fast.Stats.Steps, len(fa), slow.Stats.Schedules, slow.Stats.Steps, len(sa))
-		}
+		systemstest.FastPathsAgree(t, build(t, buggy, 2, paxos.DefaultRetries, "2r1w"))
 	}
 }
 
