@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ravelmc/ravel/specs"
 )
@@ -78,6 +79,26 @@ func Clients[S, I, O comparable](spec specs.Spec[S, I, O], clients ...Client[I])
 		}
 	}
 	return h
+}
+
+// OnePerOperation returns the harness of the DS2 paper's benchmarks (§4.1.2): one client
+// per operation, all concurrent, operation k sent to actor k mod n.
+func OnePerOperation[S, I, O comparable](spec specs.Spec[S, I, O], n int, ops []I) *Harness {
+	clients := make([]Client[I], len(ops))
+	for k, op := range ops {
+		clients[k] = Calls(ID(k%n), op)
+	}
+	return Clients(spec, clients...)
+}
+
+// NamedOperations returns the operations of the harness called name in table, or an
+// error that lists the valid names in the order of names.
+func NamedOperations[I any](table map[string][]I, names []string, name string) ([]I, error) {
+	ops, ok := table[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown harness %q (valid: %s)", name, strings.Join(names, ", "))
+	}
+	return ops, nil
 }
 
 // Spec is the specification, with its types erased.

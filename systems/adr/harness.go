@@ -2,7 +2,6 @@ package adr
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/specs"
@@ -24,15 +23,11 @@ const DefaultRetries = 3
 
 // Harness builds the named harness for n agents.
 func Harness(name string, n int) (*model.Harness, error) {
-	ops, ok := Harnesses[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown harness %q (valid: %s)", name, strings.Join(HarnessNames, ", "))
+	ops, err := model.NamedOperations(Harnesses, HarnessNames, name)
+	if err != nil {
+		return nil, err
 	}
-	clients := make([]model.Client[specs.RegisterInput], len(ops))
-	for k, op := range ops {
-		clients[k] = model.Calls(model.ID(k%n), op)
-	}
-	return model.Clients(specs.Register(), clients...), nil
+	return model.OnePerOperation(specs.Register(), n, ops), nil
 }
 
 // New returns the correct register with n agents (the paper uses 2), reads retrying up

@@ -2,7 +2,6 @@ package chord
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/specs"
@@ -22,15 +21,11 @@ var HarnessNames = []string{"2r1w", "2r2w"}
 
 // Harness builds the named harness for n nodes.
 func Harness(name string, n int) (*model.Harness, error) {
-	ops, ok := Harnesses[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown harness %q (valid: %s)", name, strings.Join(HarnessNames, ", "))
+	ops, err := model.NamedOperations(Harnesses, HarnessNames, name)
+	if err != nil {
+		return nil, err
 	}
-	clients := make([]model.Client[specs.KVInput], len(ops))
-	for k, op := range ops {
-		clients[k] = model.Calls(model.ID(k%n), op)
-	}
-	return model.Clients(specs.KV(), clients...), nil
+	return model.OnePerOperation(specs.KV(), n, ops), nil
 }
 
 // New returns Open Chord as the paper has it — a node serves requests before its join

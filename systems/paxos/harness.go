@@ -2,7 +2,6 @@ package paxos
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/specs"
@@ -27,15 +26,11 @@ const DefaultRetries = 3
 
 // Harness builds the named harness for n nodes.
 func Harness(name string, n int) (*model.Harness, error) {
-	ops, ok := Harnesses[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown harness %q (valid: %s)", name, strings.Join(HarnessNames, ", "))
+	ops, err := model.NamedOperations(Harnesses, HarnessNames, name)
+	if err != nil {
+		return nil, err
 	}
-	clients := make([]model.Client[specs.KVInput], len(ops))
-	for k, op := range ops {
-		clients[k] = model.Calls(model.ID(k%n), op)
-	}
-	return model.Clients(specs.KV(), clients...), nil
+	return model.OnePerOperation(specs.KV(), n, ops), nil
 }
 
 // New returns the Multi-Paxos map with n nodes (the paper uses 2), n0 the leader, slots
