@@ -18,6 +18,29 @@ type RequestID struct {
 // String names the operation: "c0.1" is client c0's second operation.
 func (r RequestID) String() string { return r.Client.String() + "." + strconv.Itoa(r.Seq) }
 
+// Before orders requests by client — c0, c1, … (client IDs are negative, so the larger
+// ID comes first) — then by sequence number.
+func (r RequestID) Before(o RequestID) bool {
+	if r.Client != o.Client {
+		return r.Client > o.Client
+	}
+	return r.Seq < o.Seq
+}
+
+// InsertByRequest inserts v into s, which is ordered by key under RequestID.Before, and
+// keeps it ordered. Actors use it for their tables of operations in progress, whose
+// order is part of their fingerprint.
+func InsertByRequest[T any](s []T, v T, key func(T) RequestID) []T {
+	i := 0
+	for i < len(s) && key(s[i]).Before(key(v)) {
+		i++
+	}
+	s = append(s, v)
+	copy(s[i+1:], s[i:])
+	s[i] = v
+	return s
+}
+
 // Request is the message a client sends to invoke an operation with input I. Actors
 // receive it as a model.Request[I] (for example model.Request[specs.RegisterInput]),
 // may forward it as it is, and answer it with Ctx.Respond(req.ID, output).

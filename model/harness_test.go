@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,5 +38,21 @@ func TestNamedOperations(t *testing.T) {
 	_, err := model.NamedOperations(table, names, "c")
 	if err == nil || !strings.Contains(err.Error(), `unknown harness "c" (valid: b, a)`) {
 		t.Errorf("c: error %v, want one naming the valid harnesses in order", err)
+	}
+}
+
+// TestInsertByRequest: inserting in any order gives c0's requests first, each client's
+// by sequence number — the order of RequestID.Before.
+func TestInsertByRequest(t *testing.T) {
+	c0, c1 := model.ClientID(0), model.ClientID(1)
+	want := []model.RequestID{{Client: c0, Seq: 0}, {Client: c0, Seq: 1}, {Client: c1, Seq: 0}, {Client: c1, Seq: 2}}
+	for _, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {2, 0, 3, 1}} {
+		var s []model.RequestID
+		for _, i := range order {
+			s = model.InsertByRequest(s, want[i], func(r model.RequestID) model.RequestID { return r })
+		}
+		if !slices.Equal(s, want) {
+			t.Errorf("inserting in order %v: %v, want %v", order, s, want)
+		}
 	}
 }

@@ -57,6 +57,12 @@ func (h *Hasher) Int(v int) { h.Uint64(uint64(v)) }
 // ID writes an actor's ID.
 func (h *Hasher) ID(v ID) { h.Uint64(uint64(v)) }
 
+// Request adds a request's identity: its client and sequence number.
+func (h *Hasher) Request(r RequestID) {
+	h.ID(r.Client)
+	h.Int(r.Seq)
+}
+
 // Bool writes v.
 func (h *Hasher) Bool(v bool) {
 	if v {

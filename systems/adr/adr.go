@@ -118,29 +118,24 @@ func (m QueryReply) String() string {
 // HashState fingerprints the message.
 func (m Replicate) HashState(h *model.Hasher) {
 	h.Uint64(1)
-	hashReq(h, m.Req)
+	h.Request(m.Req)
 	m.Stamp.hash(h)
 	h.Int(m.Val)
 }
 
 // HashState fingerprints the message.
-func (m ReplicateAck) HashState(h *model.Hasher) { h.Uint64(2); hashReq(h, m.Req) }
+func (m ReplicateAck) HashState(h *model.Hasher) { h.Uint64(2); h.Request(m.Req) }
 
 // HashState fingerprints the message.
-func (m Query) HashState(h *model.Hasher) { h.Uint64(3); hashReq(h, m.Req); h.Int(m.Round) }
+func (m Query) HashState(h *model.Hasher) { h.Uint64(3); h.Request(m.Req); h.Int(m.Round) }
 
 // HashState fingerprints the message.
 func (m QueryReply) HashState(h *model.Hasher) {
 	h.Uint64(4)
-	hashReq(h, m.Req)
+	h.Request(m.Req)
 	h.Int(m.Round)
 	m.Stamp.hash(h)
 	h.Int(m.Val)
-}
-
-func hashReq(h *model.Hasher, r model.RequestID) {
-	h.ID(r.Client)
-	h.Int(r.Seq)
 }
 
 // Agent is one copy of the register and the coordinator of its clients' operations. Its
@@ -191,12 +186,12 @@ func (a *Agent) HashState(h *model.Hasher) {
 	h.Int(a.Val)
 	h.Int(len(a.Writes))
 	for _, w := range a.Writes {
-		hashReq(h, w.Req)
+		h.Request(w.Req)
 		h.Int(w.Acks)
 	}
 	h.Int(len(a.Reads))
 	for _, r := range a.Reads {
-		hashReq(h, r.Req)
+		h.Request(r.Req)
 		h.Int(r.Round)
 		h.Int(r.Replies)
 		r.Stamp.hash(h)
@@ -212,14 +207,14 @@ func (a *Agent) Receive(ctx *model.Ctx, env model.Envelope) {
 		if m.Input.Write {
 			a.Stamp = Stamp{N: a.Stamp.N + 1, Node: ctx.Self()}
 			a.Val = m.Input.Value
-			a.Writes = insert(a.Writes, Write{Req: m.ID}, func(w Write) model.RequestID { return w.Req })
+			a.Writes = model.InsertByRequest(a.Writes, Write{Req: m.ID}, func(w Write) model.RequestID { return w.Req })
 			for _, p := range ctx.Peers() {
 				ctx.Send(p, Replicate{Req: m.ID, Stamp: a.Stamp, Val: a.Val})
 			}
 			a.maybeAckWrite(ctx, m.ID)
 			return
 		}
-		a.Reads = insert(a.Reads, Read{Req: m.ID}, func(r Read) model.RequestID { return r.Req })
+		a.Reads = model.InsertByRequest(a.Reads, Read{Req: m.ID}, func(r Read) model.RequestID { return r.Req })
 		a.startRound(ctx, m.ID, 0)
 	case Replicate:
 		if a.Stamp.Less(m.Stamp) {
@@ -286,24 +281,6 @@ func (a *Agent) maybeAnswerRead(ctx *model.Ctx, i int) {
 	}
 	// Answered, or out of retries: the read is over.
 	a.Reads = remove(a.Reads, i)
-}
-
-func less(a, b model.RequestID) bool {
-	if a.Client != b.Client {
-		return a.Client > b.Client // c0 (−1) first
-	}
-	return a.Seq < b.Seq
-}
-
-func insert[T any](s []T, v T, key func(T) model.RequestID) []T {
-	i := 0
-	for i < len(s) && less(key(s[i]), key(v)) {
-		i++
-	}
-	s = append(s, v)
-	copy(s[i+1:], s[i:])
-	s[i] = v
-	return s
 }
 
 // remove deletes s[i], leaving nil rather than an empty slice, so that equal states

@@ -205,7 +205,7 @@ func (m UpdatePredecessor) HashState(h *model.Hasher) { h.Uint64(4); h.ID(m.Pred
 // HashState fingerprints the message.
 func (m UploadEntry) HashState(h *model.Hasher) {
 	h.Uint64(5)
-	hashReq(h, m.Req)
+	h.Request(m.Req)
 	h.ID(m.Origin)
 	h.String(m.Key)
 	h.String(m.Val)
@@ -215,7 +215,7 @@ func (m UploadEntry) HashState(h *model.Hasher) {
 // HashState fingerprints the message.
 func (m Request) HashState(h *model.Hasher) {
 	h.Uint64(6)
-	hashReq(h, m.Req)
+	h.Request(m.Req)
 	h.ID(m.Origin)
 	h.String(m.Key)
 }
@@ -223,14 +223,9 @@ func (m Request) HashState(h *model.Hasher) {
 // HashState fingerprints the message.
 func (m Response) HashState(h *model.Hasher) {
 	h.Uint64(7)
-	hashReq(h, m.Req)
+	h.Request(m.Req)
 	h.String(m.Key)
 	h.String(m.Val)
-}
-
-func hashReq(h *model.Hasher, r model.RequestID) {
-	h.ID(r.Client)
-	h.Int(r.Seq)
 }
 
 func hashEntries(h *model.Hasher, es []Entry) {

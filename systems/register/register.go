@@ -65,28 +65,23 @@ func (m ReadReplicaAck) String() string {
 // HashState fingerprints the message.
 func (m WriteReplica) HashState(h *model.Hasher) {
 	h.Uint64(1)
-	hashReq(h, m.Req)
+	h.Request(m.Req)
 	h.Int(m.Version)
 	h.Int(m.Val)
 }
 
 // HashState fingerprints the message.
-func (m WriteReplicaAck) HashState(h *model.Hasher) { h.Uint64(2); hashReq(h, m.Req) }
+func (m WriteReplicaAck) HashState(h *model.Hasher) { h.Uint64(2); h.Request(m.Req) }
 
 // HashState fingerprints the message.
-func (m ReadReplica) HashState(h *model.Hasher) { h.Uint64(3); hashReq(h, m.Req) }
+func (m ReadReplica) HashState(h *model.Hasher) { h.Uint64(3); h.Request(m.Req) }
 
 // HashState fingerprints the message.
 func (m ReadReplicaAck) HashState(h *model.Hasher) {
 	h.Uint64(4)
-	hashReq(h, m.Req)
+	h.Request(m.Req)
 	h.Int(m.Version)
 	h.Int(m.Val)
-}
-
-func hashReq(h *model.Hasher, r model.RequestID) {
-	h.ID(r.Client)
-	h.Int(r.Seq)
 }
 
 // Faults are the erroneous register's deviations; the zero value is the correct register.
@@ -150,12 +145,12 @@ func (r *Replica) HashState(h *model.Hasher) {
 	h.Int(r.Val)
 	h.Int(len(r.Writes))
 	for _, w := range r.Writes {
-		hashReq(h, w.Req)
+		h.Request(w.Req)
 		h.Int(w.Acks)
 	}
 	h.Int(len(r.Reads))
 	for _, rd := range r.Reads {
-		hashReq(h, rd.Req)
+		h.Request(rd.Req)
 		h.Int(rd.Replies)
 		h.Int(len(rd.Votes))
 		for _, v := range rd.Votes {
@@ -180,13 +175,13 @@ func (r *Replica) Receive(ctx *model.Ctx, env model.Envelope) {
 		case m.Input.Write:
 			r.Version++
 			r.Val = m.Input.Value
-			r.Writes = insert(r.Writes, Write{Req: m.ID, Acks: 1}, func(w Write) model.RequestID { return w.Req })
+			r.Writes = model.InsertByRequest(r.Writes, Write{Req: m.ID, Acks: 1}, func(w Write) model.RequestID { return w.Req })
 			for _, p := range ctx.Peers() {
 				ctx.Send(p, WriteReplica{Req: m.ID, Version: r.Version, Val: r.Val})
 			}
 			r.maybeAckWrite(ctx, m.ID, majority)
 		default:
-			r.Reads = insert(r.Reads, Read{Req: m.ID, Replies: 1, Votes: []Vote{{Version: r.Version, Val: r.Val, Count: 1}}}, func(rd Read) model.RequestID { return rd.Req })
+			r.Reads = model.InsertByRequest(r.Reads, Read{Req: m.ID, Replies: 1, Votes: []Vote{{Version: r.Version, Val: r.Val, Count: 1}}}, func(rd Read) model.RequestID { return rd.Req })
 			for _, p := range ctx.Peers() {
 				ctx.Send(p, ReadReplica{Req: m.ID})
 			}
@@ -253,24 +248,6 @@ func (r *Replica) maybeAnswerRead(ctx *model.Ctx, req model.RequestID, majority,
 	if rd.Replies == n { // every agent answered and no value has a majority: the read stays open
 		r.Reads = append(r.Reads[:i], r.Reads[i+1:]...)
 	}
-}
-
-func less(a, b model.RequestID) bool {
-	if a.Client != b.Client {
-		return a.Client > b.Client // c0 (−1) first
-	}
-	return a.Seq < b.Seq
-}
-
-func insert[T any](s []T, v T, key func(T) model.RequestID) []T {
-	i := 0
-	for i < len(s) && less(key(s[i]), key(v)) {
-		i++
-	}
-	s = append(s, v)
-	copy(s[i+1:], s[i:])
-	s[i] = v
-	return s
 }
 
 func find[T any](s []T, req model.RequestID, key func(T) model.RequestID) int {
