@@ -113,18 +113,7 @@ func ReadJepsen(r io.Reader, name string) ([]histories.Operation[specs.CASInput,
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: reading: %w", name, line+1, err)
 	}
-	end := int64(line + 1)
-	kept := ops[:0]
-	for i, op := range ops {
-		if dropped[i] {
-			continue
-		}
-		if op.Open {
-			op.Return = end
-		}
-		kept = append(kept, op)
-	}
-	return kept, nil
+	return finishOps(ops, func(i int) bool { return dropped[i] }, int64(line+1)), nil
 }
 
 // The kinds of value a Jepsen line carries.
