@@ -5,7 +5,7 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/model"
-	"github.com/ravelmc/ravel/snapshot"
+	"github.com/ravelmc/ravel/visited"
 )
 
 // VisitedStats are the visited set's figures.
@@ -32,15 +32,15 @@ func openVisited(opts Options) (visitedSet, error) {
 	if mem == 0 {
 		mem = DefaultVisitedMem
 	}
-	v, err := snapshot.OpenVisited(snapshot.VisitedOptions{MemBytes: mem, Dir: opts.VisitedDir})
+	v, err := visited.Open(visited.Options{MemBytes: mem, Dir: opts.VisitedDir})
 	if err != nil {
 		return nil, fmt.Errorf("visited set: %w", err)
 	}
 	return diskSet{v}, nil
 }
 
-// diskSet adapts snapshot.Visited to the engine.
-type diskSet struct{ v *snapshot.Visited }
+// diskSet adapts visited.Set to the engine.
+type diskSet struct{ v *visited.Set }
 
 func (d diskSet) Add(fp uint64) (bool, error) { return d.v.Add(fp) }
 func (d diskSet) Close() error                { return d.v.Close() }

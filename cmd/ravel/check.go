@@ -17,8 +17,8 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
-	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/systems"
+	"github.com/ravelmc/ravel/visited"
 )
 
 type checkFlags struct {
@@ -157,7 +157,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	default:
 		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
 	}
-	mem, err := snapshot.ParseSize(f.visitedMem)
+	mem, err := visited.ParseSize(f.visitedMem)
 	if err != nil {
 		return 0, usagef("check: --visited-mem: %v", err)
 	}

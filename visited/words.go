@@ -1,4 +1,4 @@
-package snapshot
+package visited
 
 // allocWords and freeWords hold the visited set's two big arrays, the table and the
 // filter. Where the platform allows (visited_mmap.go) they are mapped from the operating

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package snapshot
+package visited
 
 // freeDiskBytes does not know the free space on this platform, so spills are not checked
 // in advance.

@@ -1,4 +1,4 @@
-package snapshot
+package visited
 
 import (
 	"bufio"
@@ -19,8 +19,8 @@ import (
 func benchFP(i uint64) uint64 { return filterMix(i) }
 
 // prefilledVisited returns an in-memory set holding benchFP(1..n).
-func prefilledVisited(b *testing.B, n uint64) *Visited {
-	v, err := OpenVisited(VisitedOptions{MemBytes: 8 << 30})
+func prefilledVisited(b *testing.B, n uint64) *Set {
+	v, err := Open(Options{MemBytes: 8 << 30})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func BenchmarkVisitedAdd(b *testing.B) {
 		})
 	}
 	b.Run("new-amortized", func(b *testing.B) {
-		v, err := OpenVisited(VisitedOptions{MemBytes: 8 << 30})
+		v, err := Open(Options{MemBytes: 8 << 30})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -117,8 +117,8 @@ func visitedBenchStream(local bool) []uint64 {
 func BenchmarkVisitedStream(b *testing.B) {
 	for _, kind := range []string{"uniform", "local"} {
 		stream := visitedBenchStream(kind == "local")
-		run := func(b *testing.B, mem int64) (time.Duration, VisitedStats) {
-			v, err := OpenVisited(VisitedOptions{MemBytes: mem, Dir: b.TempDir()})
+		run := func(b *testing.B, mem int64) (time.Duration, Stats) {
+			v, err := Open(Options{MemBytes: mem, Dir: b.TempDir()})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func BenchmarkVisitedStream(b *testing.B) {
 			b.ReportMetric(float64(need)/(1<<20), "mem-MiB")
 		})
 		b.Run(kind+"/spill10", func(b *testing.B) {
-			var st VisitedStats
+			var st Stats
 			for b.Loop() {
 				_, st = run(b, need/10)
 			}
@@ -186,7 +186,7 @@ func TestVisitedPeakMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	v, err := OpenVisited(VisitedOptions{MemBytes: mem, Dir: os.Getenv("RAVEL_VISITED_PEAK_DIR")})
+	v, err := Open(Options{MemBytes: mem, Dir: os.Getenv("RAVEL_VISITED_PEAK_DIR")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func BenchmarkVisitedStoreWrite(b *testing.B) {
 	slices.Sort(batch)
 	for b.Loop() {
 		b.StopTimer()
-		s, err := openVisitedStore(b.TempDir())
+		s, err := openStore(b.TempDir(), 64<<20)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -311,7 +311,7 @@ func BenchmarkVisitedStoreWrite(b *testing.B) {
 // fingerprint on disk (hit) and of one that is not (miss, a filter false positive).
 func BenchmarkVisitedStoreGet(b *testing.B) {
 	const n, batches = 1 << 22, 8
-	s, err := openVisitedStore(b.TempDir())
+	s, err := openStore(b.TempDir(), 64<<20)
 	if err != nil {
 		b.Fatal(err)
 	}

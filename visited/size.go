@@ -1,4 +1,4 @@
-package snapshot
+package visited
 
 import (
 	"fmt"

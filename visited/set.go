@@ -1,4 +1,4 @@
-package snapshot
+package visited
 
 import (
 	"errors"
@@ -10,45 +10,49 @@ import (
 	"slices"
 )
 
-// DefaultVisitedMemBytes is the memory budget of a visited set whose options leave
+// DefaultMemBytes is the memory budget of a visited set whose options leave
 // MemBytes zero.
-const DefaultVisitedMemBytes = 512 << 20
+const DefaultMemBytes = 512 << 20
 
-// MinVisitedMemBytes is the smallest memory budget OpenVisited accepts.
-const MinVisitedMemBytes = 4 << 10
+// MinMemBytes is the smallest memory budget Open accepts.
+const MinMemBytes = 4 << 10
 
-// VisitedOptions configure a visited set.
-type VisitedOptions struct {
+// Options configure a visited set.
+type Options struct {
 	// MemBytes bounds the memory the set holds: the in-memory table and, once
-	// fingerprints spill to disk, the filter in front of the disk. The disk store's index
-	// comes on top: 8 bytes per 512 spilled fingerprints (one per 4 KiB block), reported
-	// in VisitedStats.IndexBytes. 0 means DefaultVisitedMemBytes; below MinVisitedMemBytes
-	// is an error.
+	// fingerprints spill to disk, the filter in front of the disk. Badger's memtables
+	// (2 × MemBytes/64, clamped to 1–8 MiB each) and its compactions come on top; its
+	// tables are mapped files (page cache, not the process's anonymous memory). 0 means
+	// DefaultMemBytes; below MinMemBytes is an error.
 	MemBytes int64
-	// Dir is where fingerprints spill to: OpenVisited creates it if needed and makes a
+	// Dir is where fingerprints spill to: Open creates it if needed and makes a
 	// private subdirectory in it (named ravel-visited-*), which Close removes; nothing
 	// else in Dir is read, written or removed. Empty means the system's temporary
 	// directory, and then the subdirectory is made only when the first fingerprint
 	// spills.
 	Dir string
+	// Durable, when not empty, is the directory of a store that outlives the set: the
+	// visited part of a checkpoint. Open creates it or opens the store in it, Close
+	// leaves it, and Dir is not used. See Checkpoint and Resume.
+	Durable string
 }
 
-// Visited is a set of 64-bit state fingerprints that answers "add this one, and was it
+// Set is a set of 64-bit state fingerprints that answers "add this one, and was it
 // new?" (DESIGN.md, Visited states). Every value, 0 included, is a valid fingerprint.
 //
 // Fingerprints live in an open-addressing table that grows by doubling while it stays
 // within two thirds of the memory budget. When the table is full at that size, its
-// contents are sorted and written to disk as a sorted run (visitedStore), and the table
+// contents are sorted and written to disk as one batch of keys (a badger database, store), and the table
 // is emptied; from then on a fingerprint not in the table is looked up in a Bloom filter
 // over the disk's contents (the remaining third of the budget), and read from disk only
 // when the filter says it may be there. So memory stays at the budget however many
 // fingerprints spill, and a new fingerprint touches the disk only on a filter false
 // positive.
 //
-// A Visited is not safe for concurrent use. After any method returns an error, the set
+// A Set is not safe for concurrent use. After any method returns an error, the set
 // can no longer answer: every later Add returns the same error (Stats and Close still
 // work).
-type Visited struct {
+type Set struct {
 	slots   []uint64 // 0 marks an empty slot; fingerprint 0 is kept in zero
 	used    int      // occupied slots
 	limit   int      // used at which the table grows or spills: 3/4 of len(slots)
@@ -58,17 +62,20 @@ type Visited struct {
 	dir     string   // Dir as given, or "" for the system's temporary directory
 	private string   // the private store directory once made, else ""
 	filter  visitedFilter
-	store   *visitedStore
-	err     error
-	st      VisitedStats
-	rebuilt int // filter rebuilds from disk, for tests
+	store   *store
+	durable bool // the store is a checkpoint's: Close keeps it
+	// zeroStored: fingerprint 0 is in the store (a checkpoint wrote it).
+	zeroStored bool
+	err        error
+	st         Stats
+	rebuilt    int // filter rebuilds from disk, for tests
 	// freeDisk reports the free bytes on the file system holding a directory, if known;
 	// a field so that tests can simulate a full disk.
 	freeDisk func(dir string) (int64, bool)
 }
 
-// VisitedStats are a visited set's counters.
-type VisitedStats struct {
+// Stats are a visited set's counters.
+type Stats struct {
 	States               uint64 // distinct fingerprints added
 	Revisits             uint64 // Adds of a fingerprint already in the set
 	Spilled              uint64 // fingerprints on disk (included in States)
@@ -76,14 +83,13 @@ type VisitedStats struct {
 	DiskReads            uint64 // lookups in the disk store (the filter said "maybe")
 	FilterFalsePositives uint64 // disk lookups that did not find the fingerprint
 	MemBytes             int64  // bytes held now by the table and the filter
-	IndexBytes           int64  // bytes held by the disk store's index (not in the budget)
 }
 
 // CollisionProbability estimates the chance that two distinct states among States share
 // a 64-bit fingerprint, assuming fingerprints are uniformly random: 1 − e^(−n(n−1)/2⁶⁵),
 // about n²/2⁶⁵ while that is small. A collision would make the search treat a new state
 // as visited and skip what lies beyond it.
-func (s VisitedStats) CollisionProbability() float64 {
+func (s Stats) CollisionProbability() float64 {
 	n := float64(s.States)
 	return -math.Expm1(-n * (n - 1) / (1 << 65))
 }
@@ -107,32 +113,42 @@ func (e *StoreError) Unwrap() error { return e.Err }
 // has too little free space for the next batch of fingerprints.
 var ErrDiskFull = errors.New("not enough free disk space")
 
-// ErrVisitedClosed is returned by Add after Close.
-var ErrVisitedClosed = errors.New("visited set is closed")
+// ErrClosed is returned by Add after Close.
+var ErrClosed = errors.New("visited set is closed")
 
 const (
 	visitedInitialSlots  = 1 << 10
 	visitedPrivatePrefix = "ravel-visited-"
 )
 
-// OpenVisited returns an empty visited set. With an explicit Dir it creates Dir (if
+// Open returns an empty visited set. With an explicit Dir it creates Dir (if
 // needed) and its private subdirectory at once, so that an unusable directory is reported
 // here rather than when the first fingerprint spills; the error is then a *StoreError.
-func OpenVisited(opts VisitedOptions) (*Visited, error) {
+func Open(opts Options) (*Set, error) {
 	mem := opts.MemBytes
 	switch {
 	case mem == 0:
-		mem = DefaultVisitedMemBytes
+		mem = DefaultMemBytes
 	case mem < 0:
 		return nil, fmt.Errorf("visited set: memory budget %d is negative", mem)
-	case mem < MinVisitedMemBytes:
-		return nil, fmt.Errorf("visited set: memory budget %d bytes is below the minimum of %d (4KiB)", mem, MinVisitedMemBytes)
+	case mem < MinMemBytes:
+		return nil, fmt.Errorf("visited set: memory budget %d bytes is below the minimum of %d (4KiB)", mem, MinMemBytes)
 	}
-	v := &Visited{memCap: mem, dir: opts.Dir, freeDisk: freeDiskBytes}
+	v := &Set{memCap: mem, dir: opts.Dir, freeDisk: freeDiskBytes}
 	// The table may take two thirds of the budget: while it doubles, the old and the new
 	// arrays (1/3 + 2/3) coexist, and once it spills the filter takes the last third.
 	v.maxLen = int(min(mem/3*2/8, math.MaxInt/2))
 	v.setSlots(allocWords(min(visitedInitialSlots, v.maxLen)))
+	if opts.Durable != "" {
+		if err := os.MkdirAll(opts.Durable, 0o755); err != nil {
+			return nil, v.failDir("create", opts.Durable, err)
+		}
+		v.private, v.durable = opts.Durable, true
+		if err := v.openStore(); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
 	if opts.Dir != "" {
 		if err := v.makePrivateDir(); err != nil {
 			return nil, err
@@ -141,15 +157,15 @@ func OpenVisited(opts VisitedOptions) (*Visited, error) {
 	return v, nil
 }
 
-func (v *Visited) setSlots(s []uint64) {
+func (v *Set) setSlots(s []uint64) {
 	v.slots = s
 	v.limit = len(s) * 3 / 4
 }
 
 // Add inserts fp and reports whether it was new. It returns an error only when the disk
-// store fails (a *StoreError), or after Close (ErrVisitedClosed); isNew is then false and
+// store fails (a *StoreError), or after Close (ErrClosed); isNew is then false and
 // the set is unusable.
-func (v *Visited) Add(fp uint64) (isNew bool, err error) {
+func (v *Set) Add(fp uint64) (isNew bool, err error) {
 	if v.err != nil {
 		return false, v.err
 	}
@@ -181,7 +197,7 @@ func (v *Visited) Add(fp uint64) (isNew bool, err error) {
 	return true, nil
 }
 
-func (v *Visited) addZero() bool {
+func (v *Set) addZero() bool {
 	if v.zero {
 		v.st.Revisits++
 		return false
@@ -193,8 +209,8 @@ func (v *Visited) addZero() bool {
 
 // addSlow finishes Add for a fingerprint that is not in the table when something has
 // spilled or the table is full.
-func (v *Visited) addSlow(fp uint64) (bool, error) {
-	if v.store != nil && v.filter.mayContain(fp) {
+func (v *Set) addSlow(fp uint64) (bool, error) {
+	if v.filter.words != nil && v.filter.mayContain(fp) {
 		v.st.DiskReads++
 		found, err := v.store.has(fp)
 		if err != nil {
@@ -217,7 +233,7 @@ func (v *Visited) addSlow(fp uint64) (bool, error) {
 }
 
 // insert puts fp, known to be absent, into the table, which has room.
-func (v *Visited) insert(fp uint64) {
+func (v *Set) insert(fp uint64) {
 	s := v.slots
 	h, _ := bits.Mul64(fp, uint64(len(s)))
 	i := int(h)
@@ -231,7 +247,7 @@ func (v *Visited) insert(fp uint64) {
 }
 
 // makeRoom doubles the table, up to its largest size, or spills it to disk.
-func (v *Visited) makeRoom() error {
+func (v *Set) makeRoom() error {
 	if len(v.slots) < v.maxLen {
 		old := v.slots
 		v.setSlots(allocWords(min(2*len(old), v.maxLen)))
@@ -249,7 +265,7 @@ func (v *Visited) makeRoom() error {
 
 // spill writes the table's fingerprints to disk, sorted, adds them to the filter and
 // empties the table.
-func (v *Visited) spill() error {
+func (v *Set) spill() error {
 	// Compact the fingerprints to the front of the table and sort them there: the table
 	// is emptied afterwards, so no other memory is needed.
 	n := 0
@@ -285,7 +301,7 @@ func (v *Visited) spill() error {
 // and a different k would now be better, it is rebuilt from the disk with that k, planned
 // for twice the keys on disk. That happens at most once per doubling of the disk's
 // contents, so the disk scans cost O(1) reads per spilled fingerprint overall.
-func (v *Visited) updateFilter(batch []uint64) error {
+func (v *Set) updateFilter(batch []uint64) error {
 	if v.filter.words == nil {
 		bytes := v.memCap - int64(v.maxLen)*8
 		plan := max(uint64(bytes)*8/filterTargetBitsPerKey, v.st.Spilled)
@@ -308,19 +324,19 @@ func (v *Visited) updateFilter(batch []uint64) error {
 	return nil
 }
 
-// visitedDiskBytesPerKey is what one spilled fingerprint takes on disk; visitedDiskSlack
-// is a fixed reserve on top of what checkSpace asks for.
+// visitedDiskBytesPerKey is what one spilled fingerprint takes on disk in badger (key,
+// version, table index and Bloom filter; measured about 27); visitedDiskSlack is a fixed
+// reserve on top of what checkSpace asks for.
 const (
-	visitedDiskBytesPerKey = 8
+	visitedDiskBytesPerKey = 32
 	visitedDiskSlack       = 1 << 20
 )
 
 // checkSpace refuses to spill n fingerprints when the file system looks too full for
-// them, so that a full disk is reported before the run has spent its time. A spill may
-// end in a cascade of merges that rewrites every run, which needs the store's size again
-// while the old runs still exist. It is a check at each spill, not a guarantee: a disk
+// them, so that a full disk is reported before the run has spent its time. A compaction
+// may rewrite a level as large as the store while the old tables still exist. It is a check at each spill, not a guarantee: a disk
 // that another process fills is still reported, as a write error, when a write fails.
-func (v *Visited) checkSpace(n int) error {
+func (v *Set) checkSpace(n int) error {
 	free, ok := v.freeDisk(v.private)
 	if !ok {
 		return nil
@@ -335,7 +351,7 @@ func (v *Visited) checkSpace(n int) error {
 
 // makePrivateDir creates Dir (or uses the temporary directory) and the store's private
 // subdirectory in it.
-func (v *Visited) makePrivateDir() error {
+func (v *Set) makePrivateDir() error {
 	parent := v.dir
 	if parent == "" {
 		parent = os.TempDir()
@@ -353,7 +369,7 @@ func (v *Visited) makePrivateDir() error {
 	return nil
 }
 
-func (v *Visited) openStore() error {
+func (v *Set) openStore() error {
 	if v.store != nil {
 		return nil
 	}
@@ -362,7 +378,7 @@ func (v *Visited) openStore() error {
 			return err
 		}
 	}
-	s, err := openVisitedStore(v.private)
+	s, err := openStore(v.private, v.memCap)
 	if err != nil {
 		return v.fail("open", err)
 	}
@@ -371,34 +387,31 @@ func (v *Visited) openStore() error {
 }
 
 // fail records a store failure in the private directory and returns it.
-func (v *Visited) fail(op string, err error) error {
+func (v *Set) fail(op string, err error) error {
 	return v.failDir(op, v.private, err)
 }
 
-func (v *Visited) failDir(op, dir string, err error) error {
+func (v *Set) failDir(op, dir string, err error) error {
 	v.err = &StoreError{Op: op, Dir: dir, Err: err}
 	return v.err
 }
 
 // Stats returns the set's counters.
-func (v *Visited) Stats() VisitedStats {
+func (v *Set) Stats() Stats {
 	st := v.st
 	st.MemBytes = int64(len(v.slots))*8 + v.filter.bytes()
-	if v.store != nil {
-		st.IndexBytes = v.store.indexBytes
-	}
 	return st
 }
 
 // Dir returns the private directory fingerprints spill to, or "" while none has been
 // made.
-func (v *Visited) Dir() string { return v.private }
+func (v *Set) Dir() string { return v.private }
 
 // Close releases the disk store and removes its private directory. It returns a
 // *StoreError if either fails; the memory is released in any case. Calling Close again
 // does nothing and returns nil.
-func (v *Visited) Close() error {
-	if errors.Is(v.err, ErrVisitedClosed) {
+func (v *Set) Close() error {
+	if errors.Is(v.err, ErrClosed) {
 		return nil
 	}
 	var errs []error
@@ -408,7 +421,7 @@ func (v *Visited) Close() error {
 		}
 		v.store = nil
 	}
-	if v.private != "" {
+	if v.private != "" && !v.durable {
 		if err := os.RemoveAll(v.private); err != nil {
 			errs = append(errs, &StoreError{Op: "remove", Dir: v.private, Err: err})
 		}
@@ -417,6 +430,6 @@ func (v *Visited) Close() error {
 	freeWords(v.filter.words)
 	v.slots, v.filter = nil, visitedFilter{}
 	v.used, v.limit = 0, 0
-	v.err = ErrVisitedClosed
+	v.err = ErrClosed
 	return errors.Join(errs...)
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package snapshot
+package visited
 
 // allocWords returns n zeroed words from the Go heap: this platform has no mmap.
 func allocWords(n int) []uint64 { return make([]uint64, n) }

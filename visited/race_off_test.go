@@ -1,0 +1,5 @@
+//go:build !race
+
+package visited
+
+const raceEnabled = false

@@ -1,0 +1,260 @@
+package visited
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+)
+
+// storeOptions are the badger settings of the spill tier, for a set whose memory budget
+// is mem. Keys are 8-byte big-endian fingerprints with empty values, written in sorted
+// batches and never updated; what each setting buys was measured with
+// BenchmarkVisitedStream, TestVisitedPeakMemory and `ravel check` (docs/visited-states.md):
+//
+//   - Memtables of mem/64, clamped to 1–8 MiB, two of them (defaults 64 MiB, 5): badger
+//     allocates each memtable's skiplist arena in full, in the Go heap, so memtables are
+//     anonymous memory beside the budget; every lookup that gets past our filter also
+//     searches them, and a small skiplist is searched faster. Larger memtables bought no
+//     speed (2 and 8 MiB measured alike; 32 MiB was slower).
+//   - TableSizeMultiplier 1, BaseTableSize 2 MiB: every table is small, so a compaction
+//     holds small table builders (anonymous memory) rather than 64 MiB ones.
+//   - Compression none, BlockCacheSize 0, IndexCacheSize 0: random 8-byte keys do not
+//     compress, and uncompressed blocks, table indexes and badger's own per-table Bloom
+//     filters are read straight from the mmapped table files. Those pages are file-backed
+//     (RssFile, page cache the kernel reclaims), not the process's own memory; a block or
+//     index cache would keep a second, anonymous copy of the same bytes.
+//   - BloomFalsePositive 0.01: a lookup that passes our filter (mostly a true revisit)
+//     checks every level-0 table and one table per level; badger's filters skip the
+//     tables that do not hold the key.
+//   - ValueThreshold 1 KiB, ValueLogFileSize 1 MiB: values are empty and stay in the LSM
+//     tree, so the value log is never written.
+//   - NumCompactors 2, no conflict detection, no metrics, SyncWrites off (a checkpoint
+//     syncs explicitly), Logger nil: failures come back as errors, not messages.
+func storeOptions(dir string, mem int64) badger.Options {
+	memtable := min(max(mem/64, 1<<20), 8<<20)
+	opt := badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithSyncWrites(false).
+		WithNumVersionsToKeep(1).
+		WithMemTableSize(memtable).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(4).
+		WithNumLevelZeroTablesStall(8).
+		WithBaseTableSize(2 << 20).
+		WithCompression(options.None).
+		WithBlockCacheSize(0).
+		WithIndexCacheSize(0).
+		WithBloomFalsePositive(0.01).
+		WithBlockSize(4 << 10).
+		WithNumCompactors(2).
+		WithDetectConflicts(false).
+		WithMetricsEnabled(false).
+		WithValueThreshold(1 << 10).
+		WithValueLogFileSize(1 << 20).
+		WithCompactL0OnClose(false)
+	opt.TableSizeMultiplier = 1 // no With method
+	return opt
+}
+
+// store is the badger database fingerprints spill to. It runs in badger's managed mode,
+// where the caller gives the versions: every write is at version, and reads see every
+// version up to it. A set that is not checkpointed writes everything at version 1 (a
+// lookup stops at the first level holding the key only when the key's version is the read
+// version, so one version is fastest). A checkpointed set moves to a new version after
+// each checkpoint, so that a resumed search can tell the fingerprints of the checkpoint
+// it resumes from from those a killed run added after it (see dropAfter).
+type store struct {
+	dir     string
+	db      *badger.DB
+	version uint64
+	rtx     *badger.Txn // reads at version
+	key     [8]byte
+}
+
+// guard runs f and turns a panic inside badger (it asserts rather than returning errors
+// in places, for instance on some corrupt files) into an error.
+func guard(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("badger panicked: %v", r)
+		}
+	}()
+	return f()
+}
+
+func openStore(dir string, mem int64) (*store, error) {
+	s := &store{dir: dir, version: 1}
+	err := guard(func() error {
+		db, err := badger.OpenManaged(storeOptions(dir, mem))
+		if err != nil {
+			return err
+		}
+		s.db = db
+		s.rtx = db.NewTransactionAt(s.version, false)
+		return nil
+	})
+	if err != nil {
+		if s.db != nil {
+			_ = guard(s.db.Close)
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+// setVersion makes later writes and reads use version v.
+func (s *store) setVersion(v uint64) {
+	s.rtx.Discard()
+	s.version = v
+	s.rtx = s.db.NewTransactionAt(v, false)
+}
+
+// has reports whether fp is on disk.
+func (s *store) has(fp uint64) (found bool, err error) {
+	binary.BigEndian.PutUint64(s.key[:], fp)
+	err = guard(func() error {
+		_, err := s.rtx.Get(s.key[:])
+		switch {
+		case err == nil:
+			found = true
+		case errors.Is(err, badger.ErrKeyNotFound):
+			err = nil
+		}
+		return err
+	})
+	return found, err
+}
+
+// writeChunk is how many keys share one key buffer while a batch is written.
+const writeChunk = 1 << 14
+
+// write stores the fingerprints in sorted (distinct, none already on disk) and returns
+// when they are readable.
+func (s *store) write(sorted []uint64) error {
+	return guard(func() error {
+		wb := s.db.NewWriteBatchAt(s.version)
+		defer wb.Cancel()
+		for len(sorted) > 0 {
+			n := min(len(sorted), writeChunk)
+			buf := make([]byte, 8*n) // badger keeps the key slices until the commit
+			for i, fp := range sorted[:n] {
+				k := buf[8*i : 8*i+8 : 8*i+8]
+				binary.BigEndian.PutUint64(k, fp)
+				if err := wb.Set(k, nil); err != nil {
+					return err
+				}
+			}
+			sorted = sorted[n:]
+		}
+		return wb.Flush()
+	})
+}
+
+// scan calls fn with every fingerprint visible at the store's version, in increasing
+// order.
+func (s *store) scan(fn func(uint64)) error {
+	return guard(func() error {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false
+		it := s.rtx.NewIterator(opts)
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()
+			if len(k) != 8 {
+				return fmt.Errorf("unexpected key %x in the store", k)
+			}
+			fn(binary.BigEndian.Uint64(k))
+		}
+		return nil
+	})
+}
+
+// dropAfter makes the store hold exactly the fingerprints it held at version v: those
+// written later (by a run killed after its last checkpoint, or by an earlier resume
+// from another checkpoint) are deleted, and those deleted later are written again, at a
+// version above every version in the store, which becomes the store's version. It calls
+// fn with every fingerprint kept, in increasing order, and returns how many there are.
+func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
+	err = guard(func() error {
+		top := v
+		var del, put [][]byte
+		txn := s.db.NewTransactionAt(^uint64(0)-1, false)
+		defer txn.Discard()
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchValues = false
+		opts.AllVersions = true
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		var last []byte
+		// For the key in last: whether it is there at v, and at its newest version.
+		var atV, now, decided bool
+		flush := func() {
+			if last == nil {
+				return
+			}
+			if atV {
+				kept++
+				fn(binary.BigEndian.Uint64(last))
+			}
+			switch {
+			case atV && !now:
+				put = append(put, last)
+			case !atV && now:
+				del = append(del, last)
+			}
+		}
+		for it.Rewind(); it.Valid(); it.Next() {
+			item := it.Item()
+			k := item.Key()
+			if len(k) != 8 {
+				return fmt.Errorf("unexpected key %x in the store", k)
+			}
+			top = max(top, item.Version())
+			if last == nil || string(k) != string(last) {
+				flush()
+				// Versions of a key come newest first.
+				last, atV, decided = item.KeyCopy(nil), false, false
+				now = !item.IsDeletedOrExpired()
+			}
+			if !decided && item.Version() <= v {
+				atV, decided = !item.IsDeletedOrExpired(), true
+			}
+		}
+		flush()
+		next := top + 1
+		if len(del)+len(put) > 0 {
+			wb := s.db.NewWriteBatchAt(next)
+			defer wb.Cancel()
+			for _, k := range del {
+				if err := wb.Delete(k); err != nil {
+					return err
+				}
+			}
+			for _, k := range put {
+				if err := wb.Set(k, nil); err != nil {
+					return err
+				}
+			}
+			if err := wb.Flush(); err != nil {
+				return err
+			}
+			next++
+		}
+		s.setVersion(next)
+		return nil
+	})
+	return kept, err
+}
+
+// sync makes everything written so far durable.
+func (s *store) sync() error { return guard(s.db.Sync) }
+
+func (s *store) close() error {
+	return guard(func() error {
+		s.rtx.Discard()
+		return s.db.Close()
+	})
+}
