@@ -1,68 +1,185 @@
 package visited
 
-import "errors"
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"unsafe"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/dgraph-io/badger/v4"
+)
 
 // ErrNotDurable is returned by Checkpoint and Resume on a set opened without
 // Options.Durable.
 var ErrNotDurable = errors.New("visited set has no durable store")
 
-// Checkpoint makes every fingerprint added so far durable in the store and returns the
-// version that names this state of the set, for Resume. The in-memory table is written
-// to the store as a sorted batch (as when it spills) and emptied, the store is synced,
-// and later additions go to a new version, so a resume from this checkpoint can drop
-// them. It needs Options.Durable.
-func (v *Set) Checkpoint() (uint64, error) {
+// ErrNoCheckpoint is the cause, in the *StoreError of LastCheckpoint and Resume, when
+// the store holds no complete checkpoint; the set stays usable.
+var ErrNoCheckpoint = errors.New("no complete checkpoint in the directory")
+
+// recordKey is the store key of the last checkpoint's record. Fingerprints are 8-byte
+// keys; every other length is left alone by lookups and scans.
+var recordKey = []byte("ravel/checkpoint")
+
+// A checkpoint is three things, made durable in this order: the fingerprints spilled to
+// badger so far (synced), the in-memory table (a file of its own, table-VERSION, written
+// to a temporary name, synced and renamed — its cost is the table's size, not the number
+// of states added since the last checkpoint, and the table stays in memory), and the
+// record, written to badger at the checkpoint's version and synced. The record names the
+// version and the table file and carries the table's checksum, so a checkpoint cut short
+// by a kill leaves the previous one complete; older table files are removed only once
+// the new record is durable.
+const (
+	tablePrefix = "table-"
+	// recordHeader: version, table length (slots), used slots, zero flag, table checksum.
+	recordHeader = 8 + 8 + 8 + 8 + 8
+)
+
+// Checkpoint makes every fingerprint added so far durable, with record (the caller's
+// state of the search) beside it, and starts a new version: a resume from this
+// checkpoint drops whatever is added later. It needs Options.Durable.
+func (v *Set) Checkpoint(record []byte) error {
 	if v.err != nil {
-		return 0, v.err
+		return v.err
 	}
 	if !v.durable {
-		return 0, ErrNotDurable
-	}
-	if v.used > 0 || v.zero {
-		if err := v.spillAll(); err != nil {
-			return 0, err
-		}
-	}
-	if err := v.store.sync(); err != nil {
-		return 0, v.fail("sync", err)
+		return ErrNotDurable
 	}
 	ver := v.store.version
-	if err := guard(func() error { v.store.setVersion(ver + 1); return nil }); err != nil {
-		return 0, v.fail("write", err)
+	if err := v.store.sync(); err != nil {
+		return v.fail("sync", err)
 	}
-	return ver, nil
-}
-
-// spillAll writes the table's fingerprints, and 0 if it was added, to the store: a spill
-// of a table that need not be full.
-func (v *Set) spillAll() error {
-	if v.zero && !v.zeroStored {
-		if v.used >= v.limit {
-			if err := v.makeRoom(); err != nil {
-				return err
-			}
-		}
-		// 0 marks an empty slot, so it cannot go through the table: write it alone.
-		if err := v.store.write([]uint64{0}); err != nil {
-			return v.fail("write", err)
-		}
-		v.zeroStored = true
-		v.st.Spilled++
-		if err := v.updateFilter([]uint64{0}); err != nil {
+	sum, err := v.writeTable(ver)
+	if err != nil {
+		return v.fail("write", err)
+	}
+	head := make([]byte, recordHeader, recordHeader+len(record))
+	binary.LittleEndian.PutUint64(head[0:], ver)
+	binary.LittleEndian.PutUint64(head[8:], uint64(len(v.slots)))
+	binary.LittleEndian.PutUint64(head[16:], uint64(v.used))
+	if v.zero {
+		head[24] = 1
+	}
+	binary.LittleEndian.PutUint64(head[32:], sum)
+	val := append(head, record...)
+	err = guard(func() error {
+		wb := v.store.db.NewWriteBatchAt(ver)
+		defer wb.Cancel()
+		if err := wb.Set(recordKey, val); err != nil {
 			return err
 		}
-	}
-	if v.used == 0 {
+		if err := wb.Flush(); err != nil {
+			return err
+		}
+		if err := v.store.db.Sync(); err != nil {
+			return err
+		}
+		v.store.setVersion(ver + 1)
 		return nil
+	})
+	if err != nil {
+		return v.fail("write", err)
 	}
-	return v.spill()
+	v.removeTables(ver)
+	return nil
 }
 
-// Resume makes the set hold exactly the fingerprints of the checkpoint that returned
-// version: whatever was added after it (by a run killed before its next checkpoint) is
-// dropped from the store. It must be called once, right after Open, on a set opened with
-// the checkpoint's Options.Durable.
-func (v *Set) Resume(version uint64) error {
+func tableName(ver uint64) string { return fmt.Sprintf("%s%016x", tablePrefix, ver) }
+
+// writeTable writes the table's slots to table-ver durably and returns their checksum.
+func (v *Set) writeTable(ver uint64) (uint64, error) {
+	b := wordBytes(v.slots)
+	final := filepath.Join(v.private, tableName(ver))
+	tmp := final + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return 0, err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return 0, err
+	}
+	if err := f.Close(); err != nil {
+		return 0, err
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return 0, err
+	}
+	if d, err := os.Open(v.private); err == nil {
+		_ = d.Sync() // the rename's durability, where the platform allows syncing a directory
+		d.Close()
+	}
+	return xxhash.Sum64(b), nil
+}
+
+// removeTables removes the table files of checkpoints before ver, and temporary files
+// left by a checkpoint cut short. A failure leaves a stale file, nothing worse.
+func (v *Set) removeTables(ver uint64) {
+	keep := tableName(ver)
+	names, _ := filepath.Glob(filepath.Join(v.private, tablePrefix+"*"))
+	for _, n := range names {
+		if filepath.Base(n) != keep {
+			_ = os.Remove(n)
+		}
+	}
+}
+
+func wordBytes(w []uint64) []byte {
+	if len(w) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(w)*8)
+}
+
+// LastCheckpoint returns the record of the last complete checkpoint in the set's store,
+// or ErrNoCheckpoint.
+func (v *Set) LastCheckpoint() ([]byte, error) {
+	if !v.durable {
+		return nil, ErrNotDurable
+	}
+	val, err := v.readRecord()
+	if err != nil {
+		return nil, err
+	}
+	return val[recordHeader:], nil
+}
+
+func (v *Set) readRecord() ([]byte, error) {
+	var val []byte
+	err := guard(func() error {
+		txn := v.store.db.NewTransactionAt(^uint64(0)-1, false)
+		defer txn.Discard()
+		item, err := txn.Get(recordKey)
+		if err != nil {
+			return err
+		}
+		val, err = item.ValueCopy(nil)
+		return err
+	})
+	switch {
+	case errors.Is(err, badger.ErrKeyNotFound):
+		return nil, &StoreError{Op: "read", Dir: v.private, Err: ErrNoCheckpoint}
+	case err != nil:
+		return nil, v.fail("read", err)
+	case len(val) < recordHeader:
+		return nil, v.fail("read", fmt.Errorf("checkpoint record of %d bytes is cut short", len(val)))
+	}
+	return val, nil
+}
+
+// Resume makes the set what it was at the last complete checkpoint: the fingerprints
+// added after it (by a run killed before its next checkpoint) are dropped from the
+// store, and the in-memory table is read back. It must be called right after Open, on a
+// set opened with the checkpoint's Options.Durable and the same MemBytes.
+func (v *Set) Resume() error {
 	if v.err != nil {
 		return v.err
 	}
@@ -72,15 +189,31 @@ func (v *Set) Resume(version uint64) error {
 	if v.st.States != 0 {
 		return errors.New("visited set: Resume after Add")
 	}
-	kept, err := v.store.dropAfter(version, func(fp uint64) {
-		if fp == 0 {
-			v.zero, v.zeroStored = true, true
-		}
-	})
+	val, err := v.readRecord()
+	if err != nil {
+		return err
+	}
+	ver := binary.LittleEndian.Uint64(val[0:])
+	slots := binary.LittleEndian.Uint64(val[8:])
+	used := binary.LittleEndian.Uint64(val[16:])
+	zero := val[24] == 1
+	sum := binary.LittleEndian.Uint64(val[32:])
+	if slots > uint64(v.maxLen) || used > slots {
+		return v.fail("read", fmt.Errorf("the checkpoint's table has %d slots (%d used); this budget allows %d: resume with the --visited-mem of the run", slots, used, v.maxLen))
+	}
+	if err := v.readTable(ver, int(slots), sum); err != nil {
+		return v.fail("read", err)
+	}
+	v.used, v.zero = int(used), zero
+	kept, err := v.store.dropAfter(ver, func(uint64) {})
 	if err != nil {
 		return v.fail("read", err)
 	}
-	v.st.States, v.st.Spilled = kept, kept
+	v.st.Spilled = kept
+	v.st.States = kept + used
+	if zero {
+		v.st.States++
+	}
 	if kept == 0 {
 		return nil
 	}
@@ -89,5 +222,29 @@ func (v *Set) Resume(version uint64) error {
 	if err := v.store.scan(v.filter.add); err != nil {
 		return v.fail("scan", err)
 	}
+	return nil
+}
+
+// readTable reads table-ver, of n slots, into a new table and checks its checksum.
+func (v *Set) readTable(ver uint64, n int, sum uint64) error {
+	f, err := os.Open(filepath.Join(v.private, tableName(ver)))
+	if err != nil {
+		return fmt.Errorf("the checkpoint's table: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() != int64(n)*8 {
+		return fmt.Errorf("the checkpoint's table %s is not %d bytes long (cut short or replaced)", f.Name(), n*8)
+	}
+	w := allocWords(n)
+	if _, err := io.ReadFull(f, wordBytes(w)); err != nil {
+		freeWords(w)
+		return fmt.Errorf("the checkpoint's table: %w", err)
+	}
+	if xxhash.Sum64(wordBytes(w)) != sum {
+		freeWords(w)
+		return fmt.Errorf("the checkpoint's table %s is damaged (checksum mismatch)", f.Name())
+	}
+	freeWords(v.slots)
+	v.setSlots(w)
 	return nil
 }

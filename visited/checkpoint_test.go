@@ -1,16 +1,17 @@
 package visited
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-// TestVisitedCheckpointResume checks Checkpoint and Resume against a Go map: a set adds a
-// stream, checkpoints at several points, adds more and is abandoned (as a killed run
-// would be); a set resumed from any checkpoint answers exactly as the map of the
-// fingerprints added before that checkpoint, and goes on answering correctly. Budgets in
-// memory and spilling; later checkpoints after a resume too.
+// TestVisitedCheckpointResume checks Checkpoint and Resume against a Go map: a set adds
+// part of a stream, checkpoints, adds more and is abandoned (as a killed run would be);
+// the set resumed from the checkpoint answers exactly as the map of the fingerprints added
+// before it, goes on answering correctly, checkpoints again and is abandoned again, and a
+// second resume is again exact. Budgets in memory and spilling.
 func TestVisitedCheckpointResume(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -19,56 +20,70 @@ func TestVisitedCheckpointResume(t *testing.T) {
 	}{
 		{"memory", 64 << 20, 20_000},
 		{"spilling", MinMemBytes, 20_000},
+		{"spilling-more", 16 << 10, 60_000},
 	} {
+		if raceEnabled {
+			tc.n /= 4
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			stream := visitedStream(7, tc.n, false)
 			dir := filepath.Join(t.TempDir(), "store")
-			cuts := []int{tc.n / 5, tc.n / 2, tc.n * 4 / 5}
-			versions := map[int]uint64{}
+			oracle := map[uint64]bool{}
+			// add runs stream[from:to] on v, checking it against the oracle when check is set.
+			add := func(v *Set, from, to int, check bool) {
+				t.Helper()
+				for i, fp := range stream[from:to] {
+					got, err := v.Add(fp)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := !oracle[fp]; check && got != want {
+						t.Fatalf("Add #%d (%#x) = %v, want %v", from+i, fp, got, want)
+					}
+					if check {
+						oracle[fp] = true
+					}
+				}
+			}
 			v, err := Open(Options{MemBytes: tc.mem, Durable: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, fp := range stream {
-				for _, c := range cuts {
-					if i == c {
-						if versions[c], err = v.Checkpoint(); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				if _, err := v.Add(fp); err != nil {
-					t.Fatal(err)
-				}
+			if _, err := v.LastCheckpoint(); !errors.Is(err, ErrNoCheckpoint) {
+				t.Errorf("LastCheckpoint of a new store: %v, want ErrNoCheckpoint", err)
 			}
-			// Abandoned after its last checkpoint, with more added: Close keeps the store.
+			c1, c2 := tc.n/3, tc.n*2/3
+			add(v, 0, c1, true)
+			if err := v.Checkpoint([]byte("first")); err != nil {
+				t.Fatal(err)
+			}
+			add(v, c1, tc.n, false) // lost: the run is killed before its next checkpoint
 			if err := v.Close(); err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range []int{cuts[1], cuts[0], cuts[2]} { // not in order: a resume drops later versions
-				oracle := map[uint64]bool{}
-				for _, fp := range stream[:c] {
-					oracle[fp] = true
-				}
+			for round, cut := range []int{c1, c2} {
 				r, err := Open(Options{MemBytes: tc.mem, Durable: dir})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := r.Resume(versions[c]); err != nil {
-					t.Fatalf("Resume(%d): %v", versions[c], err)
+				rec, err := r.LastCheckpoint()
+				if want := []string{"first", "second"}[round]; err != nil || string(rec) != want {
+					t.Fatalf("round %d: LastCheckpoint = %q, %v; want %q", round, rec, err, want)
+				}
+				if err := r.Resume(); err != nil {
+					t.Fatalf("round %d: Resume: %v", round, err)
 				}
 				if got := r.Stats().States; got != uint64(len(oracle)) {
-					t.Errorf("checkpoint at %d: %d states, want %d", c, got, len(oracle))
+					t.Errorf("round %d: resumed with %d states, want %d", round, got, len(oracle))
 				}
-				for i, fp := range stream[c:] {
-					got, err := r.Add(fp)
-					if err != nil {
+				if round == 0 {
+					add(r, cut, c2, true)
+					if err := r.Checkpoint([]byte("second")); err != nil {
 						t.Fatal(err)
 					}
-					if want := !oracle[fp]; got != want {
-						t.Fatalf("resumed at %d, Add #%d (%#x) = %v, want %v", c, c+i, fp, got, want)
-					}
-					oracle[fp] = true
+					add(r, c2, tc.n, false)
+				} else {
+					add(r, cut, tc.n, true)
 				}
 				if err := r.Close(); err != nil {
 					t.Fatal(err)
@@ -92,7 +107,7 @@ func TestVisitedDurableFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := v.Checkpoint(); err != nil {
+	if err := v.Checkpoint(nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := v.Close(); err != nil {
@@ -116,7 +131,33 @@ func TestVisitedDurableFaults(t *testing.T) {
 	if err := os.Truncate(filepath.Join(cut, "MANIFEST"), 5); err != nil {
 		t.Fatal(err)
 	}
+	damaged := filepath.Join(base, "damaged")
+	if err := os.CopyFS(damaged, os.DirFS(good)); err != nil {
+		t.Fatal(err)
+	}
+	tables, _ := filepath.Glob(filepath.Join(damaged, tablePrefix+"*"))
+	if len(tables) != 1 {
+		t.Fatalf("tables %v, want one", tables)
+	}
+	f, err := os.OpenFile(tables[0], os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{0xff, 0xfe}, 100); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	noTable := filepath.Join(base, "no-table")
+	if err := os.CopyFS(noTable, os.DirFS(good)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(noTable, filepath.Base(tables[0]))); err != nil {
+		t.Fatal(err)
+	}
 	for name, dir := range map[string]string{
+		"table damaged":      damaged,
+		"table missing":      noTable,
+		"no checkpoint":      filepath.Join(base, "new"),
 		"under a file":       filepath.Join(file, "sub"),
 		"garbage manifest":   garbage,
 		"manifest cut short": cut,
@@ -124,7 +165,7 @@ func TestVisitedDurableFaults(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			v, err := Open(Options{MemBytes: MinMemBytes, Durable: dir})
 			if err == nil {
-				err = v.Resume(1)
+				err = v.Resume()
 				v.Close()
 			}
 			if err == nil {
@@ -133,5 +174,59 @@ func TestVisitedDurableFaults(t *testing.T) {
 			t.Log(err)
 			wantStoreError(t, err, dir)
 		})
+	}
+}
+
+// TestVisitedCheckpointCutShort: files a checkpoint cut short by a kill leaves behind (a
+// temporary table, a table whose record was never written) do not disturb the resume
+// from the last complete checkpoint, and the next checkpoint removes them.
+func TestVisitedCheckpointCutShort(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	v, err := Open(Options{MemBytes: 64 << 10, Durable: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := uint64(1); i <= 1000; i++ {
+		if _, err := v.Add(filterMix(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := v.Checkpoint([]byte("done")); err != nil {
+		t.Fatal(err)
+	}
+	for i := uint64(1001); i <= 2000; i++ {
+		if _, err := v.Add(filterMix(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The next checkpoint is killed after writing its table, before its record.
+	if _, err := v.writeTable(v.store.version); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, tableName(v.store.version+1)+".tmp"), []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v.Close()
+	r, err := Open(Options{MemBytes: 64 << 10, Durable: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Stats().States; got != 1000 {
+		t.Errorf("resumed with %d states, want 1000", got)
+	}
+	for i := uint64(1); i <= 2000; i++ {
+		if isNew, err := r.Add(filterMix(i)); err != nil || isNew != (i > 1000) {
+			t.Fatalf("Add(%d) = %v, %v", i, isNew, err)
+		}
+	}
+	if err := r.Checkpoint([]byte("next")); err != nil {
+		t.Fatal(err)
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, tablePrefix+"*")); len(names) != 1 {
+		t.Errorf("after a checkpoint, table files %v; want one", names)
 	}
 }

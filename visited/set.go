@@ -64,11 +64,9 @@ type Set struct {
 	filter  visitedFilter
 	store   *store
 	durable bool // the store is a checkpoint's: Close keeps it
-	// zeroStored: fingerprint 0 is in the store (a checkpoint wrote it).
-	zeroStored bool
-	err        error
-	st         Stats
-	rebuilt    int // filter rebuilds from disk, for tests
+	err     error
+	st      Stats
+	rebuilt int // filter rebuilds from disk, for tests
 	// freeDisk reports the free bytes on the file system holding a directory, if known;
 	// a field so that tests can simulate a full disk.
 	freeDisk func(dir string) (int64, bool)

@@ -163,6 +163,9 @@ func (s *store) scan(fn func(uint64)) error {
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
+			if string(k) == string(recordKey) {
+				continue
+			}
 			if len(k) != 8 {
 				return fmt.Errorf("unexpected key %x in the store", k)
 			}
@@ -209,6 +212,9 @@ func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 		for it.Rewind(); it.Valid(); it.Next() {
 			item := it.Item()
 			k := item.Key()
+			if string(k) == string(recordKey) {
+				continue
+			}
 			if len(k) != 8 {
 				return fmt.Errorf("unexpected key %x in the store", k)
 			}

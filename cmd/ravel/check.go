@@ -16,6 +16,7 @@ import (
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/internal/procmem"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems"
 	"github.com/ravelmc/ravel/visited"
@@ -171,11 +172,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	sampler := procmem.Start(0)
 	res, err := explorer.Run(ctx, sys, opts)
+	peak, measured := sampler.Stop()
 	if err != nil {
 		return 0, fmt.Errorf("check %s: %w", entry.Name, err)
 	}
 	report := newCheckReport(info, res, &sys)
+	report.Memory = newMemoryJSON(peak, measured)
 	if f.histories != "" {
 		if err := writeHistories(f.histories, &sys, res); err != nil {
 			return 0, usagef("check: --histories: %v", err)
@@ -307,6 +311,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		row("TF", "time to the first violation", "-")
 	}
 	row("", "schedules per second", thousands(int64(r.SchedulesPerSecond)))
+	printMemory(w, r.Memory)
 	v := res.First
 	if v == nil {
 		if r.Complete {

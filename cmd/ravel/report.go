@@ -58,6 +58,7 @@ type checkReport struct {
 	FirstViolationSeconds    *float64       `json:"first_violation_seconds"`
 	SchedulesPerSecond       float64        `json:"schedules_per_second"`
 	FirstViolation           *violationJSON `json:"first_violation"`
+	Memory                   *memoryJSON    `json:"memory,omitempty"`
 }
 
 type violationJSON struct {
