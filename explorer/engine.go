@@ -42,6 +42,8 @@ type engine struct {
 	// kept: they must be rebuilt before the next step.
 	stale bool
 	err   error // a failure of Ravel's own (the visited set's disk), ending the run
+	// ckpt is set when the search keeps checkpoints (checkpoint.go).
+	ckpt *checkpointer
 
 	checker  *checker
 	stats    Stats
@@ -87,6 +89,12 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		if e.cacher, err = cacheable(e.strat); err != nil {
 			return nil, err
 		}
+	}
+	if opts.Checkpoint.Dir != "" {
+		if err := e.openCheckpoint(); err != nil {
+			return nil, err
+		}
+	} else if opts.StateCaching {
 		if e.visited, err = openVisited(opts); err != nil {
 			return nil, err
 		}
@@ -97,6 +105,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		complete = e.sample(ctx, s.Seed())
 	} else {
 		complete = e.search(ctx)
+		e.finalCheckpoint(complete)
 	}
 	exploreEnd := time.Since(e.start)
 	canonical, bad := e.checker.finish(&e.stats)
@@ -105,6 +114,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		if err := e.visited.Close(); err != nil && e.err == nil {
 			e.err = fmt.Errorf("visited set: %w", err)
 		}
+	}
+	if err := e.closeCheckpoint(); err != nil && e.err == nil {
+		e.err = fmt.Errorf("checkpoint: %w", err)
 	}
 	if e.err != nil {
 		return nil, e.err
@@ -156,11 +168,16 @@ func (e *engine) begin() (*state, bool) {
 
 // search runs the depth-first loop and reports whether it ended by itself.
 func (e *engine) search(ctx context.Context) bool {
-	init, ok := e.begin()
-	if !ok {
-		return true
-	}
-	if !e.arrive(init) {
+	if e.ckpt != nil && e.ckpt.resume != nil {
+		more, err := e.restore()
+		if err != nil {
+			e.err = err
+			return false
+		}
+		if !more {
+			return e.ckpt.resume.Complete
+		}
+	} else if init, ok := e.begin(); !ok || !e.arrive(init) {
 		return true
 	}
 	lastProgress := time.Now()
@@ -172,7 +189,7 @@ func (e *engine) search(ctx context.Context) bool {
 			e.pop()
 			continue
 		}
-		if e.stats.Steps&1023 == 0 {
+		if e.stats.Steps&pollMask == 0 {
 			if ctx.Err() != nil {
 				e.stats.Interrupted = true
 				return false
@@ -180,6 +197,9 @@ func (e *engine) search(ctx context.Context) bool {
 			if e.opts.Progress != nil && time.Since(lastProgress) >= e.progressEvery() {
 				lastProgress = time.Now()
 				e.progress()
+			}
+			if e.maybeCheckpoint(); e.err != nil {
+				return false
 			}
 		}
 		if e.stale {

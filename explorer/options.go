@@ -61,6 +61,9 @@ type Options struct {
 	// Progress, when set, is called about every ProgressEvery with the statistics so far.
 	Progress      func(Stats)
 	ProgressEvery time.Duration
+	// Checkpoint, when its Dir is set, keeps the search resumable after a kill
+	// (checkpoint.go).
+	Checkpoint Checkpointing
 }
 
 func (o Options) maxSchedules() int64 {

@@ -1,0 +1,424 @@
+package explorer
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/visited"
+)
+
+// DefaultCheckpointEvery is the interval between checkpoints when Checkpointing.Every
+// is 0.
+const DefaultCheckpointEvery = time.Minute
+
+// Checkpointing makes a search resumable after a kill (DESIGN.md, Visited states). The
+// directory holds a badger store with the visited set and, beside it, the last complete
+// checkpoint: the depth-first frontier (every node on the path as the index of the event
+// it explores, with the strategy's sets: backtrack, done, sleep, what each explored event
+// did, delays spent), the statistics, the canonical histories found (as the schedules
+// that found them) and Identity. A checkpoint is taken every Every, when the search is
+// cancelled, and when it ends.
+type Checkpointing struct {
+	// Dir is the checkpoint directory; empty means no checkpoints.
+	Dir string
+	// Every is the interval between checkpoints; 0 means DefaultCheckpointEvery.
+	Every time.Duration
+	// Identity describes the run ("key=value" items: system, harness, strategy, budgets,
+	// version, …). A resume refuses a checkpoint whose identity differs, naming the first
+	// item that does.
+	Identity []string
+	// Resume continues from the checkpoint in Dir instead of starting afresh; without it,
+	// a Dir that already holds a checkpoint is refused.
+	Resume bool
+}
+
+// ErrCheckpointMismatch is the cause of a resume refused because the checkpoint is of
+// another run.
+var ErrCheckpointMismatch = errors.New("the checkpoint is of another run")
+
+const checkpointFormat = "ravel-checkpoint/1"
+
+// checkpointRecord is what a checkpoint keeps beside the visited set.
+type checkpointRecord struct {
+	Format   string
+	Identity []string
+	Elapsed  time.Duration // exploring time so far
+	Stats    Stats
+	Done     bool // the search had ended; Complete says how
+	Complete bool
+	Path     []nodeRecord
+	Canon    []canonRecord
+	Chrono   []chronoRecord
+	First    *violationRecord
+}
+
+// nodeRecord is one node of the path; sets are lists of indices into Enabled.
+type nodeRecord struct {
+	Enabled              int // len(Enabled), checked on resume
+	Taken                int
+	Backtrack, Done, Slp []int
+	Tried, SleepInfo     []stepRecord
+	Freeze               bool
+	Delays               int
+	Cost                 []int
+}
+
+// stepRecord is a dpor.StepInfo whose event is Enabled[Index] of its node; its clock is
+// recomputed on resume.
+type stepRecord struct {
+	Index            int
+	Invokes, Returns bool
+	Answers          []model.RequestID
+	Before           []int
+}
+
+type canonRecord struct {
+	Steps       []uint64 // the event identities of the schedule that found it first
+	Schedule    int64
+	At          time.Duration
+	UniqueSeen  int64
+	Fingerprint uint64
+	Chrono      int64
+}
+
+type chronoRecord struct {
+	Hash  uint64
+	Entry int
+}
+
+type violationRecord struct {
+	Kind, Message, Stack string
+	Schedule             int64
+	Steps                []uint64
+	Fingerprint          uint64
+	Replayed             bool
+}
+
+// checkpointer is the engine's checkpoint state.
+type checkpointer struct {
+	set    *visited.Set
+	every  time.Duration
+	last   time.Time
+	resume *checkpointRecord
+}
+
+// openCheckpoint opens the checkpoint directory of a run: its visited set is the run's
+// (with state caching), and with Resume the last checkpoint is read and checked.
+func (e *engine) openCheckpoint() error {
+	c := e.opts.Checkpoint
+	if _, ok := e.strat.(dpor.Sampler); ok {
+		return fmt.Errorf("checkpoints: the %s strategy samples independent walks; re-run it with the same --seed instead", e.strat.Name())
+	}
+	mem := e.opts.VisitedMem
+	if mem == 0 {
+		mem = DefaultVisitedMem
+	}
+	set, err := visited.Open(visited.Options{MemBytes: mem, Durable: c.Dir})
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	e.ckpt = &checkpointer{set: set, every: c.Every, last: time.Now()}
+	if e.ckpt.every <= 0 {
+		e.ckpt.every = DefaultCheckpointEvery
+	}
+	raw, err := set.LastCheckpoint()
+	switch {
+	case errors.Is(err, visited.ErrNoCheckpoint) && !c.Resume:
+		err = nil // a new run
+	case errors.Is(err, visited.ErrNoCheckpoint):
+		err = fmt.Errorf("--resume %s: %w", c.Dir, visited.ErrNoCheckpoint)
+	case err != nil:
+	case !c.Resume:
+		err = fmt.Errorf("%s already holds a checkpoint: continue it with --resume, or give an empty directory", c.Dir)
+	default:
+		rec := new(checkpointRecord)
+		if derr := gob.NewDecoder(bytes.NewReader(raw)).Decode(rec); derr != nil || rec.Format != checkpointFormat {
+			err = fmt.Errorf("%s: the checkpoint record is not one this Ravel can read (%v)", c.Dir, derr)
+			break
+		}
+		if err = sameRun(rec.Identity, c.Identity); err != nil {
+			err = fmt.Errorf("--resume %s: %w", c.Dir, err)
+			break
+		}
+		if err = set.Resume(); err != nil {
+			break
+		}
+		e.ckpt.resume = rec
+	}
+	if err != nil {
+		_ = set.Close()
+		e.ckpt = nil
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if e.opts.StateCaching {
+		e.visited = diskSet{set}
+	}
+	return nil
+}
+
+// sameRun returns an error naming the first item in which two identities differ.
+func sameRun(was, is []string) error {
+	key := func(s string) string { k, _, _ := strings.Cut(s, "="); return k }
+	for i := 0; i < max(len(was), len(is)); i++ {
+		switch {
+		case i >= len(was):
+			return fmt.Errorf("%w: this run has %s, the checkpoint does not", ErrCheckpointMismatch, is[i])
+		case i >= len(is):
+			return fmt.Errorf("%w: the checkpoint has %s, this run does not", ErrCheckpointMismatch, was[i])
+		case was[i] != is[i]:
+			if key(was[i]) == key(is[i]) {
+				return fmt.Errorf("%w: the checkpoint was taken with %s, this run has %s", ErrCheckpointMismatch, was[i], is[i])
+			}
+			return fmt.Errorf("%w: the checkpoint has %s where this run has %s", ErrCheckpointMismatch, was[i], is[i])
+		}
+	}
+	return nil
+}
+
+// maybeCheckpoint takes a checkpoint when the interval has passed.
+func (e *engine) maybeCheckpoint() {
+	if e.ckpt != nil && time.Since(e.ckpt.last) >= e.ckpt.every {
+		e.checkpoint(false, false)
+	}
+}
+
+// checkpoint saves the search as it stands at the top of the search loop (every node on
+// the path arrived at, the next event not chosen), or, with done, a search that ended.
+// A failure ends the run with the error.
+func (e *engine) checkpoint(done, complete bool) {
+	if e.ckpt == nil || e.err != nil {
+		return
+	}
+	rec := e.record(done, complete)
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(rec); err != nil {
+		e.err = fmt.Errorf("checkpoint: %w", err)
+		return
+	}
+	if err := e.ckpt.set.Checkpoint(buf.Bytes()); err != nil {
+		e.err = fmt.Errorf("checkpoint: %w", err)
+		return
+	}
+	e.ckpt.last = time.Now()
+}
+
+func (e *engine) record(done, complete bool) *checkpointRecord {
+	rec := &checkpointRecord{
+		Format:   checkpointFormat,
+		Identity: e.opts.Checkpoint.Identity,
+		Elapsed:  time.Since(e.start),
+		Stats:    e.stats,
+		Done:     done,
+		Complete: complete,
+	}
+	if !done {
+		for d := range e.nodes {
+			rec.Path = append(rec.Path, nodeToRecord(&e.nodes[d], d))
+		}
+	}
+	c := e.checker
+	index := make(map[*canonEntry]int, len(c.entries))
+	for i, en := range c.entries {
+		index[en] = i
+		ids := make([]uint64, len(en.first.steps))
+		for j, s := range en.first.steps {
+			ids[j] = s.ID
+		}
+		rec.Canon = append(rec.Canon, canonRecord{Steps: ids, Schedule: en.first.schedule, At: en.first.at,
+			UniqueSeen: en.first.uniqueSeen, Fingerprint: en.first.fingerprint, Chrono: en.chrono})
+	}
+	for h, en := range c.chrono {
+		rec.Chrono = append(rec.Chrono, chronoRecord{Hash: h, Entry: index[en]})
+	}
+	if v := e.first; v != nil {
+		ids := make([]uint64, len(v.Steps))
+		for i, s := range v.Steps {
+			ids[i] = s.ID
+		}
+		rec.First = &violationRecord{Kind: v.Kind, Message: v.Message, Stack: v.Stack, Schedule: v.Schedule,
+			Steps: ids, Fingerprint: v.Fingerprint, Replayed: v.Replayed}
+	}
+	return rec
+}
+
+func nodeToRecord(n *dpor.Node, depth int) nodeRecord {
+	k := len(n.Enabled)
+	r := nodeRecord{Enabled: k, Taken: n.Taken, Backtrack: members(&n.Backtrack, k), Done: members(&n.Done, k),
+		Slp: members(&n.Sleep, k), Freeze: n.Freeze, Delays: n.Delays, Cost: append([]int(nil), n.Cost...)}
+	step := func(s *dpor.StepInfo) stepRecord {
+		return stepRecord{Index: n.Find(s.Event.ID), Invokes: s.Invokes, Returns: s.Returns,
+			Answers: append([]model.RequestID(nil), s.Answers...), Before: members(&s.Before, depth)}
+	}
+	for i := range n.Tried {
+		r.Tried = append(r.Tried, step(&n.Tried[i]))
+	}
+	for i := range n.SleepInfo {
+		r.SleepInfo = append(r.SleepInfo, step(&n.SleepInfo[i]))
+	}
+	return r
+}
+
+// members lists the elements of s below n.
+func members(s *dpor.Set, n int) []int {
+	var out []int
+	for i := range n {
+		if s.Has(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func setOf(xs []int) dpor.Set {
+	var s dpor.Set
+	for _, x := range xs {
+		s.Add(x)
+	}
+	return s
+}
+
+// restore rebuilds the search from the checkpoint being resumed: the path by re-running
+// the events taken from the initial state, each node's strategy state from the record
+// (no Arrive: the strategy saw these states before the checkpoint), the statistics and
+// the canonical histories (re-checked). It reports whether the search goes on; a
+// checkpoint that does not replay is an error.
+func (e *engine) restore() (more bool, err error) {
+	rec := e.ckpt.resume
+	e.stats = rec.Stats
+	e.stats.Interrupted = false // this run goes on from there
+	e.start = time.Now().Add(-rec.Elapsed)
+	if err := e.restoreChecker(rec); err != nil {
+		return false, err
+	}
+	if rec.Done || len(rec.Path) == 0 {
+		return false, nil
+	}
+	bad := func(d int, why string) error {
+		return fmt.Errorf("checkpoint: the path does not replay at depth %d (%s): the system or a handler is not deterministic", d, why)
+	}
+	init, fail, err := e.x.initial()
+	if err != nil || fail != nil {
+		return false, bad(0, "the initial state fails")
+	}
+	e.push(init)
+	for d, nr := range rec.Path {
+		n := &e.nodes[d]
+		if len(n.Enabled) != nr.Enabled || nr.Taken >= nr.Enabled || (nr.Taken < 0 && d+1 < len(rec.Path)) {
+			return false, bad(d, fmt.Sprintf("%d events enabled, the checkpoint has %d", len(n.Enabled), nr.Enabled))
+		}
+		n.Taken, n.Freeze, n.Delays = nr.Taken, nr.Freeze, nr.Delays
+		n.Backtrack, n.Done, n.Sleep = setOf(nr.Backtrack), setOf(nr.Done), setOf(nr.Slp)
+		n.Cost = append(n.Cost[:0], nr.Cost...)
+		toInfo := func(sr stepRecord) (dpor.StepInfo, bool) {
+			if sr.Index < 0 || sr.Index >= len(n.Enabled) {
+				return dpor.StepInfo{}, false
+			}
+			return dpor.StepInfo{Event: n.Enabled[sr.Index], Invokes: sr.Invokes, Returns: sr.Returns,
+				Answers: sr.Answers, Before: setOf(sr.Before)}, true
+		}
+		n.Tried, n.SleepInfo = n.Tried[:0], n.SleepInfo[:0]
+		for _, sr := range nr.Tried {
+			info, ok := toInfo(sr)
+			if !ok {
+				return false, bad(d, "an explored event is not enabled")
+			}
+			n.Tried = append(n.Tried, info)
+		}
+		for _, sr := range nr.SleepInfo {
+			info, ok := toInfo(sr)
+			if !ok {
+				return false, bad(d, "a sleeping event is not enabled")
+			}
+			n.SleepInfo = append(n.SleepInfo, info)
+		}
+		if e.needs.Clocks && n.Taken >= 0 {
+			c := e.clock(d, &n.Enabled[n.Taken])
+			for i := range n.Tried {
+				n.Tried[i].Clock = c
+			}
+		}
+		if d+1 == len(rec.Path) {
+			break
+		}
+		next, log, fail := e.x.step(e.states[d], e.idx[d][n.Taken], d, e.log)
+		e.log = log
+		if fail != nil || next == nil {
+			return false, bad(d, "the step taken fails")
+		}
+		e.push(next)
+	}
+	e.stats.MaxDepth = rec.Stats.MaxDepth
+	return true, nil
+}
+
+// restoreChecker gives the checker the canonical histories of the checkpoint, in the
+// order found, by replaying the schedule that found each; their verdicts are checked
+// again.
+func (e *engine) restoreChecker(rec *checkpointRecord) error {
+	c := e.checker
+	for i, cr := range rec.Canon {
+		ex, err := replay(e.x, cr.Steps)
+		if err != nil || ex.Failure != "" {
+			return fmt.Errorf("checkpoint: canonical history %d does not replay: %v%s", i+1, err, ex.Failure)
+		}
+		steps := make([]dpor.Event, len(ex.Steps))
+		for j, s := range ex.Steps {
+			steps[j] = dpor.Event{ID: s.ID, Kind: s.Kind, From: s.From, To: s.To, Msg: s.Msg, Timer: s.Timer}
+		}
+		c.scratch.Reset(ex.Events)
+		h := c.scratch.Hash()
+		entry := &canonEntry{c: c.scratch.Clone(), chrono: cr.Chrono, first: found{schedule: cr.Schedule, steps: steps,
+			events: ex.Events, fingerprint: cr.Fingerprint, at: cr.At, uniqueSeen: cr.UniqueSeen}}
+		entry.ops = entry.c.Operations(c.x.harness)
+		c.canon[h] = append(c.canon[h], entry)
+		c.entries = append(c.entries, entry)
+		c.work <- entry
+	}
+	for _, ch := range rec.Chrono {
+		if ch.Entry < 0 || ch.Entry >= len(c.entries) {
+			return fmt.Errorf("checkpoint: a chronological history refers to canonical history %d of %d", ch.Entry, len(c.entries))
+		}
+		c.chrono[ch.Hash] = c.entries[ch.Entry]
+	}
+	if v := rec.First; v != nil {
+		ex, err := replay(e.x, v.Steps)
+		if err != nil {
+			return fmt.Errorf("checkpoint: the first violation does not replay: %w", err)
+		}
+		e.first = &Violation{Kind: v.Kind, Schedule: v.Schedule, Steps: ex.Steps, Events: ex.Events,
+			Message: v.Message, Stack: v.Stack, Fingerprint: v.Fingerprint, Replayed: v.Replayed}
+	}
+	return nil
+}
+
+// finalCheckpoint saves the search as it ended: its frontier if it was cancelled (so
+// that it resumes), else the finished figures.
+func (e *engine) finalCheckpoint(complete bool) {
+	if e.stats.Interrupted {
+		e.checkpoint(false, false)
+		return
+	}
+	e.checkpoint(true, complete)
+}
+
+// closeCheckpoint releases the checkpoint's store (the directory stays).
+func (e *engine) closeCheckpoint() error {
+	if e.ckpt == nil {
+		return nil
+	}
+	if e.visited != nil {
+		return nil // the visited set is the store; Run closes it
+	}
+	return e.ckpt.set.Close()
+}
+
+// pollMask sets how often the search loop looks at its context, its progress report and
+// its checkpoint clock: when the step count masked by it is 0. A variable so that tests
+// of small systems can interrupt anywhere (export_test.go).
+var pollMask int64 = 1023
