@@ -248,3 +248,17 @@ func (v *Set) readTable(ver uint64, n int, sum uint64) error {
 	v.setSlots(w)
 	return nil
 }
+
+// dropUncheckpointed empties a durable store that holds no complete checkpoint: what is
+// in it was added by a run killed before its first checkpoint, and a new run must not
+// see it.
+func (v *Set) dropUncheckpointed() error {
+	if _, err := v.readRecord(); !errors.Is(err, ErrNoCheckpoint) {
+		return nil // a checkpoint (Resume drops what came after it), or an error Resume reports
+	}
+	if _, err := v.store.dropAfter(0, func(uint64) {}); err != nil {
+		return v.fail("read", err)
+	}
+	v.removeTables(0)
+	return nil
+}

@@ -145,6 +145,10 @@ func Open(opts Options) (*Set, error) {
 		if err := v.openStore(); err != nil {
 			return nil, err
 		}
+		if err := v.dropUncheckpointed(); err != nil {
+			_ = v.Close()
+			return nil, err
+		}
 		return v, nil
 	}
 	if opts.Dir != "" {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -90,6 +92,9 @@ func guard(f func() error) (err error) {
 
 func openStore(dir string, mem int64) (*store, error) {
 	s := &store{dir: dir, version: 1}
+	if err := removeEmptyMemtables(dir); err != nil {
+		return nil, err
+	}
 	err := guard(func() error {
 		db, err := badger.OpenManaged(storeOptions(dir, mem))
 		if err != nil {
@@ -106,6 +111,24 @@ func openStore(dir string, mem int64) (*store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// removeEmptyMemtables removes the memtable logs of length 0 in dir. Badger creates a
+// memtable's log and then sizes it; a process killed in between leaves an empty file
+// that holds no entry but that badger refuses to open ("Create a new file").
+func removeEmptyMemtables(dir string) error {
+	names, err := filepath.Glob(filepath.Join(dir, "*.mem"))
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if fi, err := os.Stat(n); err == nil && fi.Size() == 0 {
+			if err := os.Remove(n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // setVersion makes later writes and reads use version v.

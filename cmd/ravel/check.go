@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -41,6 +42,7 @@ type checkFlags struct {
 	stateless    bool
 	dependence   string
 	histories    string
+	ckpt         checkpointFlags
 }
 
 // newCheckFlagSet declares check's flags. Parse errors are not printed by the flag
@@ -66,6 +68,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
+	addCheckpointFlags(fs, &f.ckpt)
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
 }
@@ -163,6 +166,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usagef("check: --visited-mem: %v", err)
 	}
 	opts.VisitedMem, opts.VisitedDir = mem, f.visitedDir
+	if opts.Checkpoint, err = f.ckpt.checkpointing(info, mem, f.reflective); err != nil {
+		return 0, err
+	}
 	if !f.quiet {
 		opts.ProgressEvery = 5 * time.Second
 		opts.Progress = func(s explorer.Stats) {
@@ -170,7 +176,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 				thousands(s.Schedules), thousands(s.Steps), s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sampler := procmem.Start(0)
 	res, err := explorer.Run(ctx, sys, opts)
@@ -180,6 +186,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	report := newCheckReport(info, res, &sys)
 	report.Memory = newMemoryJSON(peak, measured)
+	noteCheckpoint(stderr, opts.Checkpoint, res.Stats.Interrupted)
 	if f.histories != "" {
 		if err := writeHistories(f.histories, &sys, res); err != nil {
 			return 0, usagef("check: --histories: %v", err)
