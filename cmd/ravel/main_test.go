@@ -116,7 +116,7 @@ func TestCheckBuggyRegisterAndReplay(t *testing.T) {
 	}
 }
 
-// TestDeterministicJSON: two runs give the same JSON but for times.
+// TestDeterministicJSON: two runs give the same JSON but for times and memory.
 func TestDeterministicJSON(t *testing.T) {
 	strip := func(s string) map[string]any {
 		var r map[string]any
@@ -124,7 +124,7 @@ func TestDeterministicJSON(t *testing.T) {
 			t.Fatalf("not JSON: %v", err)
 		}
 		for k := range r {
-			if strings.HasSuffix(k, "_seconds") || k == "schedules_per_second" {
+			if strings.HasSuffix(k, "_seconds") || k == "schedules_per_second" || k == "memory" {
 				delete(r, k)
 			}
 		}
