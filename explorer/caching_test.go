@@ -9,6 +9,7 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/internal/randsys"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems/gossip"
 	"github.com/ravelmc/ravel/systems/register"
@@ -55,6 +56,8 @@ func cachingConfigs() []cachingConfig {
 		{"register-buggy/2r2w", func() (model.System, error) { return register.NewBuggy(3, "2r2w") }, false},
 		{"gossip-3/writes", func() (model.System, error) { return gossip.New(3, "writes") }, true},
 		{"gossip-3/rw", func() (model.System, error) { return gossip.New(3, "rw") }, true},
+		{"random-3", func() (model.System, error) { return randsys.New(3), nil }, true},
+		{"random-6", func() (model.System, error) { return randsys.New(6), nil }, true},
 	}
 }
 
@@ -146,7 +149,8 @@ func toJSON(t *testing.T, v any) string {
 // TestVisitedSpillIsInvisible: whether the visited set stays in memory or mostly spills
 // to disk, a run counts the same unique states and finds the same histories.
 func TestVisitedSpillIsInvisible(t *testing.T) {
-	for _, c := range []cachingConfig{cachingConfigs()[0], cachingConfigs()[3], cachingConfigs()[4]} {
+	cs := cachingConfigs()
+	for _, c := range []cachingConfig{cs[0], cs[3], cs[4], cs[6], cs[7]} {
 		t.Run(c.name, func(t *testing.T) {
 			sys, err := c.sys()
 			if err != nil {

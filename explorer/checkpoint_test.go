@@ -12,6 +12,7 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/internal/randsys"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems/gossip"
 	"github.com/ravelmc/ravel/systems/register"
@@ -49,6 +50,8 @@ func TestCheckpointResumeIsInvisible(t *testing.T) {
 		{"register/2r1w", func() (model.System, error) { return register.New(2, "2r1w") }},
 		{"register-buggy/2r1w", func() (model.System, error) { return register.NewBuggy(3, "2r1w") }},
 		{"gossip-3/rw", func() (model.System, error) { return gossip.New(3, "rw") }},
+		{"random-3", func() (model.System, error) { return randsys.New(3), nil }},
+		{"random-6", func() (model.System, error) { return randsys.New(6), nil }},
 	}
 	type mode struct {
 		name    string
