@@ -178,6 +178,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	limitGoHeap(opts.StateCaching)
 	sampler := procmem.Start(0)
 	res, err := explorer.Run(ctx, sys, opts)
 	peak, measured := sampler.Stop()

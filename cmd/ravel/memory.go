@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 
 	"github.com/ravelmc/ravel/internal/procmem"
 )
@@ -38,3 +40,19 @@ func printMemory(w io.Writer, m *memoryJSON) {
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// goHeapLimit is the soft limit on the Go runtime's memory of a run with state caching,
+// unless GOMEMLIMIT says otherwise. The visited set's table and filter (the budget) live
+// outside the Go heap; what is in it is the engine's and badger's (memtables, compaction
+// buffers, the garbage of its reads). Without a limit the collector lets that garbage grow
+// to twice the live heap: a spilling gossip-4 run at --visited-mem 1MiB peaked at 70–84 MiB
+// anonymous, with GOMEMLIMIT=40MiB at 35 MiB in the same time (docs/visited-states.md). The
+// limit is soft: a search whose live heap needs more gets it, with more collections.
+const goHeapLimit = 48 << 20
+
+// limitGoHeap applies goHeapLimit to a run with state caching.
+func limitGoHeap(caching bool) {
+	if caching && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(goHeapLimit)
+	}
+}
