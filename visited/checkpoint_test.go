@@ -154,7 +154,24 @@ func TestVisitedDurableFaults(t *testing.T) {
 	if err := os.Remove(filepath.Join(noTable, filepath.Base(tables[0]))); err != nil {
 		t.Fatal(err)
 	}
+	sst := filepath.Join(base, "sst-damaged")
+	if err := os.CopyFS(sst, os.DirFS(good)); err != nil {
+		t.Fatal(err)
+	}
+	ssts, _ := filepath.Glob(filepath.Join(sst, "*.sst"))
+	if len(ssts) == 0 {
+		t.Fatal("no badger table in the checkpoint")
+	}
+	g, err := os.OpenFile(ssts[0], os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.WriteAt([]byte("garbage!"), 200); err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
 	for name, dir := range map[string]string{
+		"sst damaged":        sst,
 		"table damaged":      damaged,
 		"table missing":      noTable,
 		"no checkpoint":      filepath.Join(base, "new"),

@@ -36,6 +36,8 @@ import (
 //     tables that do not hold the key.
 //   - ValueThreshold 1 KiB, ValueLogFileSize 1 MiB: values are empty and stay in the LSM
 //     tree, so the value log is never written.
+//   - ChecksumVerificationMode OnTableRead: a table's checksums are verified when it is
+//     opened (a checkpoint's damaged store is refused at resume, not read wrong).
 //   - NumCompactors 2, no conflict detection, no metrics, SyncWrites off (a checkpoint
 //     syncs explicitly), Logger nil: failures come back as errors, not messages.
 func storeOptions(dir string, mem int64) badger.Options {
@@ -59,7 +61,8 @@ func storeOptions(dir string, mem int64) badger.Options {
 		WithMetricsEnabled(false).
 		WithValueThreshold(1 << 10).
 		WithValueLogFileSize(1 << 20).
-		WithCompactL0OnClose(false)
+		WithCompactL0OnClose(false).
+		WithChecksumVerificationMode(options.OnTableRead)
 	opt.TableSizeMultiplier = 1 // no With method
 	return opt
 }
