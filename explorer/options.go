@@ -175,4 +175,6 @@ type Delivery struct {
 	From, To model.ID
 	Msg      any
 	Timer    string
+	// Target is, for a fault, what it acts on (dpor.Event.Target).
+	Target uint64
 }

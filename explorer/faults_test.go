@@ -1,0 +1,171 @@
+package explorer_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/model"
+)
+
+// burstCount counts, by brute force over an abstract model, the schedules of burst(n)
+// (actor 0 has sent n notes to actor 1) under fault budgets: every order of delivering,
+// dropping and duplicating the pending notes, crashing either actor (a crash of actor 1
+// loses every note to it) and partitioning the two actors (losing or holding the notes),
+// until nothing is enabled.
+type burstModel struct {
+	drop, dup, crash, part int
+	alive                  [2]bool
+	cut, hold              bool
+}
+
+func (m burstModel) count(n int) int64 {
+	var total int64
+	moves := false
+	if m.cut {
+		// Only the heal is enabled (and a crash); held notes wait.
+		h := m
+		h.cut = false
+		total += h.count(n)
+		moves = true
+	} else if n > 0 {
+		total += int64(n) * m.count(n-1)
+		moves = true
+		if m.drop > 0 {
+			d := m
+			d.drop--
+			total += int64(n) * d.count(n-1)
+		}
+		if m.dup > 0 {
+			d := m
+			d.dup--
+			total += int64(n) * d.count(n)
+		}
+	}
+	if m.crash > 0 {
+		for a := 0; a < 2; a++ {
+			if !m.alive[a] {
+				continue
+			}
+			c := m
+			c.crash--
+			c.alive[a] = false
+			k := n
+			if a == 1 {
+				k = 0
+			}
+			total += c.count(k)
+			moves = true
+		}
+	}
+	if !m.cut && m.part > 0 {
+		p := m
+		p.part--
+		p.cut = true
+		k := n
+		if !m.hold {
+			k = 0
+		}
+		total += p.count(k)
+		moves = true
+	}
+	if !moves {
+		return 1
+	}
+	return total
+}
+
+// TestFaultScheduleCounts checks exhaustive schedule counts with each fault budget against
+// the brute-force count of the abstract model, and budgets 0 against k!.
+func TestFaultScheduleCounts(t *testing.T) {
+	tests := []struct {
+		f model.Faults
+		n int
+	}{
+		{model.Faults{}, 3},
+		{model.Faults{Drop: 1}, 3},
+		{model.Faults{Drop: 2}, 3},
+		{model.Faults{Duplicate: 1}, 3},
+		{model.Faults{Duplicate: 2}, 2},
+		{model.Faults{Drop: 1, Duplicate: 1}, 3},
+		{model.Faults{Crash: 1}, 3},
+		{model.Faults{Crash: 2}, 3},
+		{model.Faults{Partition: 1}, 3},
+		{model.Faults{Partition: 2}, 3},
+		{model.Faults{Partition: 2, Hold: true}, 3},
+		{model.Faults{Drop: 1, Duplicate: 1, Crash: 1, Partition: 1}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%+v/%d notes", tt.f, tt.n), func(t *testing.T) {
+			sys := burst(tt.n, model.Unordered)
+			sys.Faults = tt.f
+			res := mustRun(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited})
+			m := burstModel{drop: tt.f.Drop, dup: tt.f.Duplicate, crash: tt.f.Crash, part: tt.f.Partition, alive: [2]bool{true, true}, hold: tt.f.Hold}
+			t.Logf("%d schedules", res.Stats.Schedules)
+			if got, want := res.Stats.Schedules, m.count(tt.n); got != want {
+				t.Errorf("schedules = %d, want %d", got, want)
+			}
+			if !tt.f.Any() && res.Stats.Schedules != factorial(tt.n) {
+				t.Errorf("schedules = %d without faults, want %d", res.Stats.Schedules, factorial(tt.n))
+			}
+			if !res.Complete {
+				t.Errorf("search not complete")
+			}
+		})
+	}
+}
+
+// TestDropClosedForm: with drop budget D, each of k notes is delivered or dropped, at
+// most D dropped, in any order: k!·Σ_{j≤D} C(k, j) schedules.
+func TestDropClosedForm(t *testing.T) {
+	binom := func(n, k int) int64 { return factorial(n) / factorial(k) / factorial(n-k) }
+	for _, k := range []int{2, 3, 4} {
+		for d := 0; d <= k; d++ {
+			sys := burst(k, model.Unordered)
+			sys.Faults.Drop = d
+			res := mustRun(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited})
+			var want int64
+			for j := 0; j <= d; j++ {
+				want += binom(k, j)
+			}
+			want *= factorial(k)
+			if res.Stats.Schedules != want {
+				t.Errorf("%d notes, drop %d: schedules = %d, want %d", k, d, res.Stats.Schedules, want)
+			}
+		}
+	}
+}
+
+// TestFaultsReplay checks that every schedule with faults replays from the initial state
+// to the fingerprint the search reached, fault events included.
+func TestFaultsReplay(t *testing.T) {
+	sys := burst(2, model.Unordered)
+	sys.Faults = model.Faults{Drop: 1, Duplicate: 1, Crash: 1, Partition: 1}
+	kinds := map[dpor.EventKind]int{}
+	n := 0
+	opts := explorer.Options{MaxSchedules: explorer.Unlimited, OnSchedule: func(e *explorer.ScheduleEnd) {
+		ids := make([]uint64, len(e.Steps))
+		for i, s := range e.Steps {
+			ids[i] = s.ID
+			kinds[s.Kind]++
+		}
+		ex, err := explorer.Replay(sys, ids, false)
+		if err != nil {
+			t.Fatalf("schedule %d: %v", e.Index, err)
+		}
+		if ex.Fingerprint != e.Fingerprint {
+			t.Errorf("schedule %d: replay reached %016x, search %016x", e.Index, ex.Fingerprint, e.Fingerprint)
+		}
+		n++
+	}}
+	mustRun(t, sys, opts)
+	for _, k := range []dpor.EventKind{dpor.Message, dpor.Drop, dpor.Duplicate, dpor.Crash, dpor.Partition, dpor.Heal} {
+		if kinds[k] == 0 {
+			t.Errorf("no schedule had a %s event", k)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no schedules")
+	}
+}
