@@ -34,10 +34,10 @@ type state struct {
 	ahash   []uint64 // each actor's fingerprint
 	pending []*pending
 	clients []client
-	events  int    // length of the history
-	chrono  uint64 // chain hash of the history
-	asum    uint64 // Σ mix(i, ahash[i])
-	psum    uint64 // Σ chash over pending (order-independent)
+	events  int         // length of the history
+	chrono  uint64      // chain hash of the history
+	asum    uint64      // Σ mix(i, ahash[i])
+	psum    uint64      // Σ chash over pending (order-independent)
 	faults  *faultState // nil until a fault happens
 }
 
