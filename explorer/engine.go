@@ -295,7 +295,7 @@ func (e *engine) sample(ctx context.Context, seed int64) bool {
 				e.endSchedule(e.states[d], len(n.Enabled) > 0)
 				break
 			}
-			next, fail := e.take(d, rng.IntN(len(n.Enabled)))
+			next, fail := e.take(d, e.pick(rng, n.Enabled))
 			if fail != nil {
 				e.stats.Schedules++
 				e.stats.Panics++

@@ -2,11 +2,13 @@ package explorer_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems/register"
 )
 
 // burstCount counts, by brute force over an abstract model, the schedules of burst(n)
@@ -168,4 +170,90 @@ func TestFaultsReplay(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no schedules")
 	}
+}
+
+// TestStateCachingKeepsHistoriesWithFaults: the fingerprint covers the budgets spent,
+// the crashed set and the partition, so caching keeps every canonical history with
+// faults on; and a stateless run explores exactly what the stateful one does.
+func TestStateCachingKeepsHistoriesWithFaults(t *testing.T) {
+	budgets := []model.Faults{{Drop: 1}, {Duplicate: 1}, {Crash: 1}, {Partition: 1}, {Partition: 1, Hold: true}, {Drop: 1, Crash: 1, Partition: 1}}
+	for _, c := range cachingConfigs() {
+		if !c.short {
+			continue
+		}
+		for _, f := range budgets {
+			t.Run(fmt.Sprintf("%s/%+v", c.name, f), func(t *testing.T) {
+				sys, err := c.sys()
+				if err != nil {
+					t.Fatal(err)
+				}
+				sys.Faults = f
+				budget := int64(30_000)
+				off := see(t, sys, explorer.Options{MaxSchedules: budget})
+				if !off.res.Complete {
+					t.Skipf("more than %d schedules without caching", budget)
+				}
+				on := see(t, sys, explorer.Options{MaxSchedules: budget, StateCaching: true})
+				if !slices.Equal(off.canonical, on.canonical) || !slices.Equal(off.violations, on.violations) {
+					t.Errorf("caching on: %d histories, %d violations; off: %d, %d", len(on.canonical), len(on.violations), len(off.canonical), len(off.violations))
+				}
+				less := see(t, sys, explorer.Options{MaxSchedules: budget, Stateless: true})
+				if less.res.Stats.Schedules != off.res.Stats.Schedules || !slices.Equal(off.canonical, less.canonical) {
+					t.Errorf("stateless: %d schedules, %d histories; stateful %d, %d", less.res.Stats.Schedules, len(less.canonical), off.res.Stats.Schedules, len(off.canonical))
+				}
+				t.Logf("%d schedules; with caching %d schedules, %d states", off.res.Stats.Schedules, on.res.Stats.Schedules, on.res.Stats.States)
+			})
+		}
+	}
+}
+
+// TestFaultProbability: the random sampler injects a fault with the chance the user sets.
+func TestFaultProbability(t *testing.T) {
+	for _, p := range []float64{1, 0.25, 0.05} {
+		sys := burst(4, model.Unordered)
+		sys.Faults.Drop = 4
+		var faults, choices int64
+		opts := explorer.Options{Strategy: dpor.Random(7), MaxSchedules: 2000, FaultProbability: p, OnSchedule: func(e *explorer.ScheduleEnd) {
+			for _, s := range e.Steps {
+				choices++
+				if s.Kind.IsFault() {
+					faults++
+				}
+			}
+		}}
+		mustRun(t, sys, opts)
+		// Every state of a walk has a fault and a delivery enabled (a note is pending and
+		// the budget covers every note): each step is a fault with chance p.
+		got := float64(faults) / float64(choices)
+		if got < p*0.8 || got > p*1.2 {
+			t.Errorf("p = %v: %d of %d steps were faults (%.3f)", p, faults, choices, got)
+		}
+	}
+}
+
+// TestFaultsOffLeaveRunsUnchanged: with every budget 0 the fingerprints and counts are
+// those of a system without the field (the counts of ravel bench are checked by its own
+// tests against fixed figures).
+func TestFaultsOffLeaveRunsUnchanged(t *testing.T) {
+	sys, err := register.NewBuggy(3, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fps []uint64
+	mustRun(t, sys, explorer.Options{MaxSchedules: 500, OnSchedule: func(e *explorer.ScheduleEnd) {
+		for _, s := range e.Steps {
+			if s.Kind.IsFault() {
+				t.Fatalf("a fault event with every budget 0")
+			}
+		}
+		fps = append(fps, e.Fingerprint)
+	}})
+	sys.Faults = model.Faults{Sides: [][]model.ID{{0}}, Hold: true, CrashStop: true} // budgets still 0
+	i := 0
+	mustRun(t, sys, explorer.Options{MaxSchedules: 500, OnSchedule: func(e *explorer.ScheduleEnd) {
+		if e.Fingerprint != fps[i] {
+			t.Fatalf("schedule %d: fingerprint %016x, want %016x", i+1, e.Fingerprint, fps[i])
+		}
+		i++
+	}})
 }

@@ -55,6 +55,12 @@ type Options struct {
 	// re-executed from the initial state (the DS2 paper's ST column). It explores exactly
 	// what the stateful search explores, slower.
 	Stateless bool
+	// FaultProbability is the chance that a random walk injects a fault, at a state where
+	// both a fault and a delivery are enabled: it then picks one of the faults, otherwise
+	// one of the deliveries, uniformly. 0 picks uniformly among all enabled events.
+	FaultProbability float64
+	// Minimize shrinks the first violation's schedule before reporting it (minimize.go).
+	Minimize bool
 	// OnSchedule, when set, is called at the end of every schedule. The argument is valid
 	// only during the call.
 	OnSchedule func(*ScheduleEnd)
