@@ -63,13 +63,13 @@ func TestDPORKeepsEveryCanonicalHistoryWithFaults(t *testing.T) {
 		s := withFaults(randomSystem(seed), c.f, c.restart)
 		all = append(all, sys{fmt.Sprintf("%s/%s", s.Name, c.name), s, false})
 	}
-	for _, f := range []model.Faults{{Drop: 1}, {Crash: 1}, {Partition: 1}, {Duplicate: 1}} {
+	for _, c := range faultConfigs[:6] {
 		s, err := register.NewBuggy(3, "2r1w")
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.Faults = f
-		all = append(all, sys{fmt.Sprintf("register-buggy/2r1w/%+v", f), s, true})
+		s.Faults = c.f
+		all = append(all, sys{"register-buggy/2r1w/" + c.name, s, false})
 	}
 	var violations, compared atomic.Int64
 	t.Run("each", func(t *testing.T) {
