@@ -126,6 +126,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	e.stats.Explore = exploreEnd
 	if e.first != nil {
 		e.verifyReplay(e.first)
+		if opts.Minimize && e.first.Replayed {
+			e.first = minimize(ctx, e.x, e.first)
+		}
 	}
 	res := &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0, First: e.first, Strategy: e.strat.Name()}
 	if dep := dpor.RelationOf(e.strat); dep != nil {

@@ -172,6 +172,12 @@ type Violation struct {
 	// Replayed reports that re-running the schedule from the initial state reached the
 	// same fingerprint; false means a handler is not deterministic (DESIGN.md, Semantics 1).
 	Replayed bool
+	// With Options.Minimize: the length of the schedule as found (Steps is the shrunk
+	// one), the replays minimization took, and whether it reached a local minimum (false:
+	// the context was cancelled first).
+	OriginalSteps   int
+	MinimizeReplays int
+	Minimized       bool
 }
 
 // Delivery is one step of a reported schedule.
