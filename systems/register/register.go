@@ -91,6 +91,10 @@ type Faults struct {
 	// AckAfterFirst: the leader acknowledges a write after the first replica's ack
 	// instead of a majority's.
 	AckAfterFirst bool
+	// Volatile: an agent keeps its copy of the register only in memory, so that it comes
+	// back from a crash with the initial value (model.Restarter). Without it the copy is
+	// durable and survives.
+	Volatile bool
 }
 
 // Replica is one agent of the register. Its exported fields are its state; Clone and
@@ -140,6 +144,9 @@ func (r *Replica) Clone() model.Actor {
 func (r *Replica) HashState(h *model.Hasher) {
 	h.Bool(r.Faults.LocalReads)
 	h.Bool(r.Faults.AckAfterFirst)
+	if r.Faults.Volatile {
+		h.Uint64(0x566f6c6174696c65) // only when set: fingerprints without it stay as they were
+	}
 	h.ID(r.Leader)
 	h.Int(r.Version)
 	h.Int(r.Val)
@@ -188,7 +195,7 @@ func (r *Replica) Receive(ctx *model.Ctx, env model.Envelope) {
 			r.maybeAnswerRead(ctx, m.ID, majority, n)
 		}
 	case WriteReplica:
-		if m.Version > r.Version || r.Faults != (Faults{}) {
+		if m.Version > r.Version || r.Faults.LocalReads || r.Faults.AckAfterFirst {
 			r.Version, r.Val = m.Version, m.Val
 		}
 		ctx.Send(env.From, WriteReplicaAck{Req: m.Req})
@@ -222,6 +229,17 @@ func (r *Replica) Receive(ctx *model.Ctx, env model.Envelope) {
 	default:
 		panic(fmt.Sprintf("register: unexpected message %T", env.Msg))
 	}
+}
+
+// Restart is the agent after a crash: its copy of the register (version and value) if it
+// is durable, the initial one if it is Volatile; the operations it had in flight as leader
+// are forgotten (their clients never hear back).
+func (r *Replica) Restart() model.Actor {
+	c := &Replica{Faults: r.Faults, Leader: r.Leader}
+	if !r.Faults.Volatile {
+		c.Version, c.Val = r.Version, r.Val
+	}
+	return c
 }
 
 func (r *Replica) maybeAckWrite(ctx *model.Ctx, req model.RequestID, need int) {
