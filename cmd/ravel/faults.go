@@ -117,3 +117,11 @@ func minimizedNote(v *explorer.Violation) string {
 	}
 	return fmt.Sprintf("; minimized from %d steps to %d", v.OriginalSteps, len(v.Steps))
 }
+
+// faultList describes the faults for ravel list.
+var faultList = [][2]string{
+	{"--drop N", "lose up to N messages between agents"},
+	{"--duplicate N", "deliver up to N messages while leaving a copy pending"},
+	{"--partition N", "up to N partitions into two sides, each until a heal; messages across are lost (--partition-hold: held)"},
+	{"--crash N", "up to N crashes; an agent with a Restart method comes back with its durable state (--crash-stop: never)"},
+}
