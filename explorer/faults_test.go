@@ -7,6 +7,7 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems/register"
 )
@@ -256,4 +257,32 @@ func TestFaultsOffLeaveRunsUnchanged(t *testing.T) {
 		}
 		i++
 	}})
+}
+
+// TestLostAnswersStayOpen: when a crash or a drop loses what would have answered an
+// operation, the operation stays open in the history — invoked, never answered — and
+// the checker treats its outcome as unknown (the correct register stays clean).
+func TestLostAnswersStayOpen(t *testing.T) {
+	for _, f := range []model.Faults{{Crash: 1}, {Drop: 1}} {
+		sys, err := register.New(2, "2r1w")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys.Faults = f
+		open := 0
+		res := mustRun(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited, OnSchedule: func(e *explorer.ScheduleEnd) {
+			for _, op := range histories.Operations(sys.Harness, e.Events) {
+				if op.Open {
+					open++
+					return
+				}
+			}
+		}})
+		if open == 0 {
+			t.Errorf("%+v: no schedule left an operation open", f)
+		}
+		if res.First != nil || !res.Complete {
+			t.Errorf("%+v: violation %v, complete %v; want none, complete", f, res.First != nil, res.Complete)
+		}
+	}
 }
