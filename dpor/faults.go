@@ -1,5 +1,7 @@
 package dpor
 
+import "github.com/ravelmc/ravel/model"
+
 // Fault events (DESIGN.md, Semantics 3). They are enabled events like deliveries, listed
 // after the deliveries of a state, and every relation of this package treats them with the
 // rules of faultDependent before its own.
@@ -17,6 +19,9 @@ const (
 	Partition
 	// Heal ends the partition.
 	Heal
+	// Timeout fires the timer of client From (model.Harness.Retrying): it sends the
+	// client's outstanding request again, to To.
+	Timeout
 )
 
 // IsFault reports whether k is a fault event rather than a delivery.
@@ -36,6 +41,8 @@ func faultKindString(k EventKind) string {
 		return "partition"
 	case Heal:
 		return "heal"
+	case Timeout:
+		return "timeout"
 	}
 	return "unknown"
 }
@@ -56,6 +63,9 @@ func faultKindString(k EventKind) string {
 //     lost either way.
 //   - A partition with every delivery, drop and duplication of a message across its
 //     cut. A send across the cut commutes with it, as for a crash.
+//   - A client's timeout with every step that delivers that client's request (or a
+//     retry of it: the invocation enables the timer) or answers one of its operations
+//     (the answer disables it); a retry is a new message, which commutes with the rest.
 //   - A duplication is a delivery for everything else: the relation's own rule decides.
 //
 // A drop commutes with everything not listed: it changes nothing but the pending set.
@@ -67,7 +77,20 @@ func faultDependent(a, b *StepInfo) (dependent, decided bool) {
 	if m := messageOf(&a.Event); m != 0 && m == messageOf(&b.Event) {
 		return true, true
 	}
-	if ka == kb || ka == Restart || kb == Restart || ka == Heal || kb == Heal {
+	if ka == Restart || kb == Restart || ka == Heal || kb == Heal {
+		return true, true
+	}
+	if ka == Timeout || kb == Timeout {
+		if ka == kb {
+			return true, true
+		}
+		t, o := a, b
+		if kb == Timeout {
+			t, o = b, a
+		}
+		return clientStep(o, t.Event.From), true
+	}
+	if ka == kb {
 		return true, true
 	}
 	if !ka.IsFault() || (kb.IsFault() && kb < ka) {
@@ -158,4 +181,17 @@ func backtrackDisabled(nodes []Node) {
 			parent.Backtrack.Add(k)
 		}
 	}
+}
+
+// clientStep reports whether step s delivers a request of client c or answers one.
+func clientStep(s *StepInfo, c model.ID) bool {
+	if s.Event.From == c && (s.Event.Kind == Request || s.Event.Kind == Message) {
+		return true
+	}
+	for _, r := range s.Answers {
+		if r.Client == c {
+			return true
+		}
+	}
+	return false
 }

@@ -23,20 +23,24 @@ var faultConfigs = []struct {
 	name    string
 	f       model.Faults
 	restart bool // actors restart after a crash
+	retries int  // clients time out and retry (model.Harness.Retrying)
 }{
-	{"drop1", model.Faults{Drop: 1}, false},
-	{"dup1", model.Faults{Duplicate: 1}, false},
-	{"crash1-stop", model.Faults{Crash: 1}, false},
-	{"crash1-restart", model.Faults{Crash: 1}, true},
-	{"partition1-lost", model.Faults{Partition: 1}, false},
-	{"partition1-held", model.Faults{Partition: 1, Hold: true}, false},
-	{"drop1-crash1", model.Faults{Drop: 1, Crash: 1}, true},
-	{"dup1-partition1", model.Faults{Duplicate: 1, Partition: 1}, false},
+	{"drop1", model.Faults{Drop: 1}, false, 0},
+	{"dup1", model.Faults{Duplicate: 1}, false, 0},
+	{"crash1-stop", model.Faults{Crash: 1}, false, 0},
+	{"crash1-restart", model.Faults{Crash: 1}, true, 0},
+	{"partition1-lost", model.Faults{Partition: 1}, false, 0},
+	{"partition1-held", model.Faults{Partition: 1, Hold: true}, false, 0},
+	{"drop1-crash1", model.Faults{Drop: 1, Crash: 1}, true, 0},
+	{"dup1-partition1", model.Faults{Duplicate: 1, Partition: 1}, false, 0},
+	{"timeout1", model.Faults{}, false, 1},
+	{"timeout1-crash1", model.Faults{Crash: 1}, false, 1},
 }
 
 // withFaults returns sys with budgets f, its actors made restartable when restart is set.
-func withFaults(sys model.System, f model.Faults, restart bool) model.System {
+func withFaults(sys model.System, f model.Faults, restart bool, retries int) model.System {
 	sys.Faults = f
+	sys.Harness.Retrying(retries)
 	if restart {
 		actors := make([]model.Actor, len(sys.Actors))
 		for i, a := range sys.Actors {
@@ -60,7 +64,7 @@ func TestDPORKeepsEveryCanonicalHistoryWithFaults(t *testing.T) {
 	var all []sys
 	for seed := uint64(0); seed < 100; seed++ {
 		c := faultConfigs[seed%uint64(len(faultConfigs))]
-		s := withFaults(randomSystem(seed), c.f, c.restart)
+		s := withFaults(randomSystem(seed), c.f, c.restart, c.retries)
 		all = append(all, sys{fmt.Sprintf("%s/%s", s.Name, c.name), s, false})
 	}
 	for _, c := range faultConfigs[:6] {
@@ -91,7 +95,7 @@ func TestDPORKeepsEveryCanonicalHistoryWithFaults(t *testing.T) {
 
 // TestFaultDependenceSymmetric checks that every relation stays symmetric with faults.
 func TestFaultDependenceSymmetric(t *testing.T) {
-	kinds := []dpor.EventKind{dpor.Message, dpor.Request, dpor.Timer, dpor.Drop, dpor.Duplicate, dpor.Crash, dpor.Restart, dpor.Partition, dpor.Heal}
+	kinds := []dpor.EventKind{dpor.Message, dpor.Request, dpor.Timer, dpor.Drop, dpor.Duplicate, dpor.Crash, dpor.Restart, dpor.Partition, dpor.Heal, dpor.Timeout}
 	var evs []dpor.StepInfo
 	for _, k := range kinds {
 		for from := model.ID(0); from < 3; from++ {

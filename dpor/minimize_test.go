@@ -31,7 +31,7 @@ func TestMinimizedSchedulesAreLocalMinima(t *testing.T) {
 		c := faultConfigs[seed%uint64(len(faultConfigs))]
 		sys := randomSystem(seed)
 		if seed%2 == 1 {
-			sys = withFaults(sys, c.f, c.restart)
+			sys = withFaults(sys, c.f, c.restart, c.retries)
 		}
 		res, err := explorer.Run(context.Background(), sys, explorer.Options{Strategy: dpor.Random(int64(seed)), MaxSchedules: 300, Minimize: true})
 		if err != nil {

@@ -23,8 +23,9 @@ import (
 // fault-free runs exactly as they were. It is immutable once made, like the state.
 type faultState struct {
 	drops, dups, parts, crashes int32
-	crashed                     uint64 // bit a: actor a is down
-	cut                         uint64 // one side of the partition in force; 0: none
+	crashed                     uint64  // bit a: actor a is down
+	cut                         uint64  // one side of the partition in force; 0: none
+	timeouts                    []int32 // per client, the timeouts fired; nil: none yet
 }
 
 func (f *faultState) hash() uint64 {
@@ -33,6 +34,9 @@ func (f *faultState) hash() uint64 {
 	h.Uint64(uint64(f.drops) | uint64(f.dups)<<16 | uint64(f.parts)<<32 | uint64(f.crashes)<<48)
 	h.Uint64(f.crashed)
 	h.Uint64(f.cut)
+	for _, t := range f.timeouts {
+		h.Uint64(uint64(t))
+	}
 	return h.Sum64()
 }
 
@@ -93,11 +97,17 @@ const (
 	tagRestart = 0x5265737461727400 // "Restart"
 	tagCut     = 0x437574           // "Cut"
 	tagHeal    = 0x4865616c         // "Heal"
+	tagTimeout = 0x54696d656f7574   // "Timeout"
 )
+
+// retryTarget is the actor client c sends its k-th retry to: the k-th after its target.
+func (x *executor) retryTarget(c, k int) model.ID {
+	return model.ID((int(x.harness.Target(c)) + k) % len(x.sys.Actors))
+}
 
 // crossesCut reports whether p is a message between the two sides of cut.
 func crossesCut(cut uint64, p *pending) bool {
-	if cut == 0 || p.ev.Kind != dpor.Message {
+	if cut == 0 || p.ev.Kind != dpor.Message || p.ev.From < 0 {
 		return false
 	}
 	return cut>>uint(p.ev.From)&1 != cut>>uint(p.ev.To)&1
@@ -136,7 +146,7 @@ func (x *executor) faultEvents(s *state, buf []dpor.Event, idx []int, deliv int)
 		}
 		for i := 0; i < deliv; i++ {
 			ev := buf[i]
-			if ev.Kind != dpor.Message {
+			if ev.Kind != dpor.Message || ev.From < 0 {
 				continue
 			}
 			ev.Target, ev.ID, ev.Kind = ev.ID, faultID(tag, ev.ID, 0), kind
@@ -162,6 +172,21 @@ func (x *executor) faultEvents(s *state, buf []dpor.Event, idx []int, deliv int)
 			a := model.ID(bits.TrailingZeros64(side))
 			buf = append(buf, dpor.Event{ID: faultID(tagCut, side, 0), Kind: dpor.Partition, From: a, To: a, Parent: -1, Target: side})
 			idx = append(idx, faultIndex(dpor.Partition, j))
+		}
+	}
+	if t := x.harness.Timeouts(); t > 0 {
+		for c, cl := range s.clients {
+			used := 0
+			if st.timeouts != nil {
+				used = int(st.timeouts[c])
+			}
+			if used >= t || int(cl.answered) >= x.harness.Ops(c) {
+				continue
+			}
+			id := model.ClientID(c)
+			to := x.retryTarget(c, used+1)
+			buf = append(buf, dpor.Event{ID: faultID(tagTimeout, uint64(c), uint64(used)), Kind: dpor.Timeout, From: id, To: to, Parent: -1})
+			idx = append(idx, faultIndex(dpor.Timeout, c))
 		}
 	}
 	if st.cut != 0 {
@@ -205,11 +230,38 @@ func (x *executor) stepFault(s *state, idx int, depth int, log []histories.Event
 		}
 	case dpor.Heal:
 		f.cut = 0
+	case dpor.Timeout:
+		x.timeout(n, f, arg, depth)
 	case dpor.Restart:
 		n.pending = append(make([]*pending, 0, len(s.pending)+4), s.pending...)
 		return x.restart(n, s, arg, depth, log)
 	}
 	return n, log, nil
+}
+
+// timeout fires client c's timer in n, whose faults f it owns: the client sends the
+// request of its current operation again, to the next actor.
+func (x *executor) timeout(n *state, f *faultState, c, depth int) {
+	if f.timeouts == nil {
+		f.timeouts = make([]int32, len(n.clients))
+	} else {
+		f.timeouts = append([]int32(nil), f.timeouts...)
+	}
+	used := int(f.timeouts[c])
+	f.timeouts[c]++
+	cl := model.ClientID(c)
+	req := model.RequestID{Client: cl, Seq: int(n.clients[c].answered)}
+	msg := x.harness.Request(req)
+	to := x.retryTarget(c, used+1)
+	// A retry of an operation not yet invoked (its request is still on its way, or was
+	// lost) invokes it when delivered, unless the first request gets there before it.
+	kind := dpor.Request
+	if n.clients[c].invoked > n.clients[c].answered {
+		kind = dpor.Message
+	}
+	ch := x.contentHash(kind, cl, to, "", x.hashValue(msg))
+	n.pending = append(make([]*pending, 0, len(n.pending)+1), n.pending...)
+	x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(faultID(tagTimeout, uint64(c), uint64(used)), 0, ch), Kind: kind, From: cl, To: to, Msg: msg, Parent: depth}, chash: ch, req: req}))
 }
 
 // removePending drops from n's pending set (shared with its parent) every entry gone says.
@@ -283,6 +335,8 @@ func describeFault(sys *model.System, d Delivery) string {
 		return fmt.Sprintf("%s %s → %s  %s", strings.ToUpper(d.Kind.String()), sys.ActorName(d.From), sys.ActorName(d.To), DescribeMessage(d.Msg))
 	case dpor.Crash, dpor.Restart:
 		return strings.ToUpper(d.Kind.String()) + " " + sys.ActorName(d.To)
+	case dpor.Timeout:
+		return "TIMEOUT " + sys.ActorName(d.From) + ", retries at " + sys.ActorName(d.To)
 	case dpor.Partition, dpor.Heal:
 		var in, out []string
 		for a := range sys.Actors {

@@ -9,6 +9,7 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/systems/register"
 )
 
@@ -284,5 +285,71 @@ func TestLostAnswersStayOpen(t *testing.T) {
 		if res.First != nil || !res.Complete {
 			t.Errorf("%+v: violation %v, complete %v; want none, complete", f, res.First != nil, res.Complete)
 		}
+	}
+}
+
+// timeoutCount counts by brute force the schedules of sinks(…) whose client may time
+// out t times: the first request (if pending), any pending retry, or a timeout, until
+// nothing is left.
+func timeoutCount(first bool, retries, left int) int64 {
+	var n int64
+	if first {
+		n += timeoutCount(false, retries, left)
+	}
+	if retries > 0 {
+		n += int64(retries) * timeoutCount(first, retries-1, left)
+	}
+	if left > 0 {
+		n += timeoutCount(first, retries+1, left-1)
+	}
+	if !first && retries == 0 && left == 0 {
+		return 1
+	}
+	return n
+}
+
+// TestTimeoutScheduleCounts: a client that never hears back times out and retries up to
+// its budget; the schedules are those of the brute-force count, and the operation is
+// invoked once, by whichever copy of its request arrives first.
+func TestTimeoutScheduleCounts(t *testing.T) {
+	for tmo := 0; tmo <= 3; tmo++ {
+		sys := sinks(2)
+		sys.Harness.Retrying(tmo)
+		invocations := 0
+		res := mustRun(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited, OnSchedule: func(e *explorer.ScheduleEnd) {
+			invocations = 0
+			for _, ev := range e.Events {
+				if ev.Kind == histories.Invoke {
+					invocations++
+				}
+			}
+			if invocations != 1 {
+				t.Fatalf("timeouts %d: schedule %d invokes %d times", tmo, e.Index, invocations)
+			}
+		}})
+		if got, want := res.Stats.Schedules, timeoutCount(true, 0, tmo); got != want {
+			t.Errorf("timeouts %d: schedules = %d, want %d", tmo, got, want)
+		}
+	}
+}
+
+// TestTimeoutRetriesElsewhere: when the client's target crashes before its request
+// arrives, a retry at the next actor gets the operation invoked and answered.
+func TestTimeoutRetriesElsewhere(t *testing.T) {
+	sys := fanout(2)
+	sys.Harness = model.Clients(specs.Register(), model.Calls(0, specs.Write(1)))
+	sys.Harness.Retrying(1)
+	sys.Faults = model.Faults{Crash: 1, CrashStop: true}
+	rescued := 0
+	res := mustRun(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited, OnSchedule: func(e *explorer.ScheduleEnd) {
+		if len(e.Steps) > 0 && e.Steps[0].Kind == dpor.Crash && e.Steps[0].To == 0 && histories.Complete(sys.Harness, e.Events) {
+			rescued++
+		}
+	}})
+	if rescued == 0 {
+		t.Errorf("no schedule crashed n0 first and still completed the write by a retry")
+	}
+	if res.First != nil || !res.Complete {
+		t.Errorf("violation %v, complete %v", res.First != nil, res.Complete)
 	}
 }

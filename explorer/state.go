@@ -96,7 +96,7 @@ func newExecutor(sys *model.System, reflective bool) (*executor, error) {
 		ctx:     model.NewCtx(len(sys.Actors), sys.Harness.NumClients()),
 		h:       mode.NewHasher(),
 		fifo:    sys.Network == model.FIFO,
-		faulty:  sys.Faults.Any(),
+		faulty:  sys.Faults.Any() || sys.Harness.Timeouts() > 0,
 		hold:    sys.Faults.Hold,
 		sides:   faultSides(sys),
 	}
@@ -284,10 +284,13 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 	n.pending = append(n.pending, s.pending[:k]...)
 	n.pending = append(n.pending, s.pending[k+1:]...)
 	if p.ev.Kind == dpor.Request {
-		c, _ := p.req.Client.Client()
-		n.clients = append([]client(nil), s.clients...)
-		n.clients[c].invoked++
-		log = x.record(n, log, histories.Event{Kind: histories.Invoke, Req: p.req})
+		// A retried request (Harness.Retrying) invokes its operation only if it gets
+		// there first.
+		if c, _ := p.req.Client.Client(); s.clients[c].invoked == int32(p.req.Seq) {
+			n.clients = append([]client(nil), s.clients...)
+			n.clients[c].invoked++
+			log = x.record(n, log, histories.Event{Kind: histories.Invoke, Req: p.req})
+		}
 	}
 	to := int(p.ev.To)
 	actor, err := x.mode.Clone(s.actors[to])

@@ -11,6 +11,7 @@ import (
 // faultFlags are check's fault budgets and minimization switch.
 type faultFlags struct {
 	drop, duplicate, partition, crash int
+	timeouts                          int
 	hold, crashStop                   bool
 	probability                       float64
 	minimize                          bool
@@ -23,6 +24,7 @@ func (f *faultFlags) declare(fs *flag.FlagSet) {
 	fs.BoolVar(&f.hold, "partition-hold", false, "a partition holds the messages across its cut until the heal (default: they are lost)")
 	fs.IntVar(&f.crash, "crash", 0, "fault budget: at most this many crashes per schedule; an agent with a Restart method may come back with its durable state")
 	fs.BoolVar(&f.crashStop, "crash-stop", false, "crashed agents never restart, even those with a Restart method")
+	fs.IntVar(&f.timeouts, "timeouts", 0, "each client may time out and send its request again, to the next agent, up to this many times per schedule")
 	fs.Float64Var(&f.probability, "fault-probability", 0, "random: the chance of injecting a fault where one is enabled (default 0: uniform over all enabled events)")
 	fs.BoolVar(&f.minimize, "minimize", true, "shrink the first violation's schedule (delta debugging) before reporting it")
 }
@@ -33,7 +35,7 @@ func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
 	for _, b := range []struct {
 		name string
 		n    int
-	}{{"drop", f.drop}, {"duplicate", f.duplicate}, {"partition", f.partition}, {"crash", f.crash}} {
+	}{{"drop", f.drop}, {"duplicate", f.duplicate}, {"partition", f.partition}, {"crash", f.crash}, {"timeouts", f.timeouts}} {
 		if b.n < 0 {
 			return usagef("check: --%s must be 0 or more, got %d", b.name, b.n)
 		}
@@ -50,6 +52,9 @@ func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
 	sys.Faults.Drop, sys.Faults.Duplicate, sys.Faults.Partition, sys.Faults.Crash = f.drop, f.duplicate, f.partition, f.crash
 	sys.Faults.Hold = sys.Faults.Hold || f.hold
 	sys.Faults.CrashStop = sys.Faults.CrashStop || f.crashStop
+	if f.timeouts > 0 {
+		sys.Harness.Retrying(f.timeouts)
+	}
 	opts.FaultProbability = f.probability
 	opts.Minimize = f.minimize
 	return nil
@@ -63,15 +68,16 @@ type faultsJSON struct {
 	Hold      bool `json:"partition_hold,omitempty"`
 	Crash     int  `json:"crash,omitempty"`
 	CrashStop bool `json:"crash_stop,omitempty"`
+	Timeouts  int  `json:"timeouts,omitempty"`
 }
 
 // faultsInfo describes sys's faults for a report, or nil when it has none.
 func faultsInfo(sys *model.System) *faultsJSON {
 	f := &sys.Faults
-	if !f.Any() {
+	if !f.Any() && sys.Harness.Timeouts() == 0 {
 		return nil
 	}
-	return &faultsJSON{Drop: f.Drop, Duplicate: f.Duplicate, Partition: f.Partition, Hold: f.Hold, Crash: f.Crash, CrashStop: f.CrashStop}
+	return &faultsJSON{Drop: f.Drop, Duplicate: f.Duplicate, Partition: f.Partition, Hold: f.Hold, Crash: f.Crash, CrashStop: f.CrashStop, Timeouts: sys.Harness.Timeouts()}
 }
 
 // applyTo gives sys the budgets of a replay file.
@@ -81,6 +87,9 @@ func (f *faultsJSON) applyTo(sys *model.System) {
 	}
 	sys.Faults.Drop, sys.Faults.Duplicate, sys.Faults.Partition, sys.Faults.Crash = f.Drop, f.Duplicate, f.Partition, f.Crash
 	sys.Faults.Hold, sys.Faults.CrashStop = f.Hold, f.CrashStop
+	if f.Timeouts > 0 {
+		sys.Harness.Retrying(f.Timeouts)
+	}
 }
 
 // describe renders the budgets for check's header: "drop 1 crash 1".
@@ -98,6 +107,7 @@ func (f *faultsJSON) describe() string {
 	add("duplicate", f.Duplicate)
 	add("partition", f.Partition)
 	add("crash", f.Crash)
+	add("timeouts", f.Timeouts)
 	if f.Hold {
 		s += "  partition-hold"
 	}
@@ -124,4 +134,5 @@ var faultList = [][2]string{
 	{"--duplicate N", "deliver up to N messages while leaving a copy pending"},
 	{"--partition N", "up to N partitions into two sides, each until a heal; messages across are lost (--partition-hold: held)"},
 	{"--crash N", "up to N crashes; an agent with a Restart method comes back with its durable state (--crash-stop: never)"},
+	{"--timeouts N", "each client may time out up to N times and send its request again to the next agent"},
 }

@@ -19,6 +19,7 @@ func TestFaultFlagsBadValues(t *testing.T) {
 		{[]string{"--partition", "-1"}, "--partition"},
 		{[]string{"--crash", "-5"}, "--crash"},
 		{[]string{"--crash", "x"}, "-crash"},
+		{[]string{"--timeouts", "-1"}, "--timeouts"},
 		{[]string{"--fault-probability", "1.5"}, "--fault-probability"},
 		{[]string{"--minimize=maybe"}, "-minimize"},
 	} {
@@ -30,7 +31,7 @@ func TestFaultFlagsBadValues(t *testing.T) {
 		})
 	}
 	_, stdout, _ := runRavel("check", "-h")
-	for _, f := range []string{"-drop", "-duplicate", "-partition", "-partition-hold", "-crash", "-crash-stop", "-fault-probability", "-minimize"} {
+	for _, f := range []string{"-drop", "-duplicate", "-partition", "-partition-hold", "-crash", "-crash-stop", "-timeouts", "-fault-probability", "-minimize"} {
 		if !strings.Contains(stdout, f+" ") && !strings.Contains(stdout, f+"\n") {
 			t.Errorf("check -h does not list %s", f)
 		}
