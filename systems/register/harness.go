@@ -50,6 +50,16 @@ func NewVolatile(n int, harness string) (model.System, error) {
 	return build("register-volatile", n, harness, Faults{Volatile: true})
 }
 
+// NewIdempotent returns the correct register whose leader counts each agent's ack and
+// reply once (Faults.Idempotent): the twin of New under duplication, which New with 3
+// agents does not survive.
+func NewIdempotent(n int, harness string) (model.System, error) {
+	if n > 64 {
+		return model.System{}, fmt.Errorf("register-idempotent keeps its agents in a 64-bit set: at most 64, got %d", n)
+	}
+	return build("register-idempotent", n, harness, Faults{Idempotent: true})
+}
+
 func build(name string, n int, harness string, f Faults) (model.System, error) {
 	if n < 1 {
 		return model.System{}, fmt.Errorf("%s needs at least 1 agent, got %d", name, n)
