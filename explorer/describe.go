@@ -31,7 +31,7 @@ func DescribeMessage(msg any) string {
 // "  7  n0 → n1  WriteReplica{req:c0.0 ver:1 val:1}".
 func DescribeDelivery(sys *model.System, i int, d Delivery) string {
 	if d.Kind.IsFault() {
-		return fmt.Sprintf("%4d  %s", i, describeFault(sys, d))
+		return fmt.Sprintf("%4d  %s", i, DescribeFault(sys, d))
 	}
 	what := DescribeMessage(d.Msg)
 	if d.Timer != "" {

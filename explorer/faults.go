@@ -327,9 +327,9 @@ func (x *executor) restart(n, s *state, a int, depth int, log []histories.Event)
 	return n, log, nil
 }
 
-// describeFault renders a fault event of a schedule for people: "DROP n0 → n1
+// DescribeFault renders a fault event of a schedule for people: "DROP n0 → n1
 // WriteReplica{…}", "CRASH n1", "PARTITION n0 | n1 n2".
-func describeFault(sys *model.System, d Delivery) string {
+func DescribeFault(sys *model.System, d Delivery) string {
 	switch d.Kind {
 	case dpor.Drop, dpor.Duplicate:
 		return fmt.Sprintf("%s %s → %s  %s", strings.ToUpper(d.Kind.String()), sys.ActorName(d.From), sys.ActorName(d.To), DescribeMessage(d.Msg))

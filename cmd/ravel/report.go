@@ -188,6 +188,9 @@ func newStepsJSON(sys *model.System, steps []explorer.Delivery) []stepJSON {
 			Msg:   explorer.DescribeMessage(d.Msg),
 			Timer: d.Timer,
 		}
+		if d.Kind.IsFault() {
+			out[i].Msg = explorer.DescribeFault(sys, d)
+		}
 	}
 	return out
 }
