@@ -2,10 +2,12 @@ package dpor_test
 
 import (
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems/register"
 )
@@ -114,5 +116,31 @@ func TestFaultDependenceSymmetric(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHeuristicsWithFaults: TransDPOR, IRed and LiViola (heuristics, not guaranteed to
+// keep every history) run with faults on and find only histories exhaustive search finds.
+func TestHeuristicsWithFaults(t *testing.T) {
+	compared := 0
+	for seed := uint64(0); seed < 20; seed++ {
+		c := faultConfigs[seed%uint64(len(faultConfigs))]
+		sys := withFaults(randomSystem(seed), c.f, c.restart, c.retries)
+		ex := explore(t, sys, dpor.Exhaustive(), 3_000)
+		if !ex.complete {
+			continue
+		}
+		compared++
+		for _, s := range []dpor.Strategy{dpor.TransDPOR(dpor.History()), dpor.IRed(dpor.History()), dpor.LiViola(dpor.Key())} {
+			got := explore(t, sys, s, explorer.Unlimited)
+			for _, h := range got.canonical {
+				if _, ok := slices.BinarySearch(ex.canonical, h); !ok {
+					t.Errorf("%s/%s with %s: a history exhaustive search does not find: %s", sys.Name, c.name, s.Name(), h)
+				}
+			}
+		}
+	}
+	if compared < 6 {
+		t.Errorf("only %d configurations compared", compared)
 	}
 }

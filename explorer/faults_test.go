@@ -353,3 +353,19 @@ func TestTimeoutRetriesElsewhere(t *testing.T) {
 		t.Errorf("violation %v, complete %v", res.First != nil, res.Complete)
 	}
 }
+
+// TestDelayBoundedEnumeratesFaults: with a bound no schedule needs more than, delay-
+// bounded search explores exactly exhaustive search's schedules, faults included; with
+// bound 0, one schedule.
+func TestDelayBoundedEnumeratesFaults(t *testing.T) {
+	sys := burst(3, model.Unordered)
+	sys.Faults = model.Faults{Drop: 1, Crash: 1, Partition: 1}
+	ex := mustRun(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited})
+	db := mustRun(t, sys, explorer.Options{Strategy: dpor.DelayBounded(1000), MaxSchedules: explorer.Unlimited})
+	if ex.Stats.Schedules != db.Stats.Schedules {
+		t.Errorf("delay-bounded explored %d schedules, exhaustive %d", db.Stats.Schedules, ex.Stats.Schedules)
+	}
+	if one := mustRun(t, sys, explorer.Options{Strategy: dpor.DelayBounded(0), MaxSchedules: explorer.Unlimited}); one.Stats.Schedules != 1 {
+		t.Errorf("delay bound 0: %d schedules, want 1", one.Stats.Schedules)
+	}
+}
