@@ -56,6 +56,10 @@ func (f *Faults) Any() bool {
 // the explorer keeps the crashed set and a partition's side as bit sets of one word.
 const MaxFaultActors = 64
 
+// MaxSplitActors is the number of actors above which a partition needs Faults.Sides: every
+// split of n actors is 2^(n−1) − 1 partition events in every state.
+const MaxSplitActors = 12
+
 func (f *Faults) validate(actors int) error {
 	for _, b := range []struct {
 		name string
@@ -68,8 +72,13 @@ func (f *Faults) validate(actors int) error {
 	if (f.Partition > 0 || f.Crash > 0) && actors > MaxFaultActors {
 		return fmt.Errorf("model: partitions and crashes need at most %d actors, the system has %d", MaxFaultActors, actors)
 	}
-	if f.Partition > 0 && actors < 2 && len(f.Sides) == 0 {
-		return fmt.Errorf("model: a partition needs at least 2 actors")
+	if f.Partition > 0 && len(f.Sides) == 0 {
+		if actors < 2 {
+			return fmt.Errorf("model: a partition needs at least 2 actors")
+		}
+		if actors > MaxSplitActors {
+			return fmt.Errorf("model: a partition of %d actors into every split would be %d events a state: give Faults.Sides (at most %d actors without)", actors, uint64(1)<<uint(actors-1)-1, MaxSplitActors)
+		}
 	}
 	for i, side := range f.Sides {
 		if len(side) == 0 || len(side) >= actors {

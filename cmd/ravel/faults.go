@@ -46,6 +46,9 @@ func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
 	if f.partition > 0 && len(sys.Actors) < 2 {
 		return usagef("check: --partition needs at least 2 agents, the system has %d", len(sys.Actors))
 	}
+	if f.partition > 0 && len(sys.Faults.Sides) == 0 && len(sys.Actors) > model.MaxSplitActors {
+		return usagef("check: --partition splits the agents every way, which needs at most %d agents; the system has %d", model.MaxSplitActors, len(sys.Actors))
+	}
 	if (f.partition > 0 || f.crash > 0) && len(sys.Actors) > model.MaxFaultActors {
 		return usagef("check: --partition and --crash need at most %d agents, the system has %d", model.MaxFaultActors, len(sys.Actors))
 	}

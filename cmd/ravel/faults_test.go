@@ -20,6 +20,7 @@ func TestFaultFlagsBadValues(t *testing.T) {
 		{[]string{"--crash", "-5"}, "--crash"},
 		{[]string{"--crash", "x"}, "-crash"},
 		{[]string{"--timeouts", "-1"}, "--timeouts"},
+		{[]string{"--partition", "1", "--agents", "13"}, "--partition"},
 		{[]string{"--fault-probability", "1.5"}, "--fault-probability"},
 		{[]string{"--minimize=maybe"}, "-minimize"},
 	} {
