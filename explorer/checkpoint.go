@@ -369,7 +369,7 @@ func (e *engine) restoreChecker(rec *checkpointRecord) error {
 		}
 		steps := make([]dpor.Event, len(ex.Steps))
 		for j, s := range ex.Steps {
-			steps[j] = dpor.Event{ID: s.ID, Kind: s.Kind, From: s.From, To: s.To, Msg: s.Msg, Timer: s.Timer}
+			steps[j] = dpor.Event{ID: s.ID, Kind: s.Kind, From: s.From, To: s.To, Msg: s.Msg, Timer: s.Timer, Target: s.Target}
 		}
 		c.scratch.Reset(ex.Events)
 		h := c.scratch.Hash()

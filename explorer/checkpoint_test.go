@@ -52,6 +52,11 @@ func TestCheckpointResumeIsInvisible(t *testing.T) {
 		{"gossip-3/rw", func() (model.System, error) { return gossip.New(3, "rw") }},
 		{"random-3", func() (model.System, error) { return randsys.New(3), nil }},
 		{"random-6", func() (model.System, error) { return randsys.New(6), nil }},
+		{"register/2r1w+drop,crash", func() (model.System, error) {
+			s, err := register.New(2, "2r1w")
+			s.Faults = model.Faults{Drop: 1, Crash: 1}
+			return s, err
+		}},
 	}
 	type mode struct {
 		name    string

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -56,8 +57,18 @@ func (f *checkpointFlags) checkpointing(info runInfo, visitedMem int64, reflecti
 		fmt.Sprintf("max-depth=%d", info.MaxDepth),
 		fmt.Sprintf("reflective=%v", reflective),
 		fmt.Sprintf("visited-mem=%d", visitedMem),
+		"faults=" + faultsIdentity(info.Faults),
 	}
 	return explorer.Checkpointing{Dir: dir, Every: f.every, Identity: id, Resume: f.resume != ""}, nil
+}
+
+// faultsIdentity is the run's fault budgets as JSON ("null" when there are none).
+func faultsIdentity(f *faultsJSON) string {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Sprintf("%+v", f)
+	}
+	return string(b)
 }
 
 func derefInt(p *int) any {
