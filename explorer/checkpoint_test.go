@@ -92,7 +92,7 @@ func TestCheckpointResumeIsInvisible(t *testing.T) {
 					t.Fatal(err)
 				}
 				dir := filepath.Join(t.TempDir(), "ckpt")
-				opts.Checkpoint = explorer.Checkpointing{Dir: dir, Every: 5 * time.Millisecond, Identity: []string{"system=" + sc.name, "mode=" + m.name}}
+				opts.Checkpoint = explorer.Checkpointing{Dir: dir, Every: 50 * time.Millisecond, Identity: []string{"system=" + sc.name, "mode=" + m.name}}
 				total := want.Stats.Schedules
 				// Interrupt at a third and at two thirds of the schedules, then let it finish.
 				var got *explorer.Result
