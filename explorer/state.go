@@ -309,6 +309,11 @@ func (x *executor) apply(s *state, parent *dpor.Event, depth int) *failure {
 // shared is the parent state's client slice, which n must copy before changing.
 func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth int, log []histories.Event) ([]histories.Event, *failure) {
 	self := parent.To
+	for _, e := range x.ctx.Effects() {
+		if e.Kind == model.EffectFail {
+			return log, &failure{kind: "assertion", msg: fmt.Sprintf("%s failed an assertion: %v", x.sys.ActorName(self), e.Msg)}
+		}
+	}
 	for i, e := range x.ctx.Effects() {
 		switch e.Kind {
 		case model.EffectSend:
