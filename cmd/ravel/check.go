@@ -17,6 +17,7 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/systems"
 )
@@ -40,6 +41,7 @@ type checkFlags struct {
 	stateless    bool
 	dependence   string
 	histories    string
+	sampling     samplerFlags
 }
 
 // newCheckFlagSet declares check's flags. Parse errors are not printed by the flag
@@ -65,6 +67,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
+	addSamplerFlags(fs, &f.sampling)
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
 }
@@ -132,11 +135,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("check %s: %v", entry.Name, err)
 	}
-	strat, err := dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence})
-	if err != nil {
+	var strat dpor.Strategy
+	var sampling *samplers.Config
+	if isSampler(f.strategy) {
+		if sampling, err = samplerConfig(f.strategy, &f.sampling, f.dependence); err != nil {
+			return 0, usagef("check: %v", err)
+		}
+		strat = samplerStrategyName(sampling.Name)
+	} else if strat, err = dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence}); err != nil {
 		return 0, usagef("check: %v", err)
 	}
-	if _, ok := strat.(dpor.Sampler); ok && f.maxSchedules == 0 {
+	if _, ok := strat.(dpor.Sampler); (ok || sampling != nil) && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
 	}
 	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless}
@@ -146,7 +155,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if f.strategy == "delay-bounded" {
 		info.Delays = &f.delays
 	}
-	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
+	if sampling != nil {
+		info.Dependence = sampling.Dependence.Name()
+		strat = nil
+	}
+	opts := explorer.Options{Sampling: sampling, Seed: f.seed, FirstRun: f.sampling.run, Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
 	switch f.caching {
 	case "on":
 		opts.StateCaching = true
@@ -194,6 +207,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	} else {
 		printCheck(stdout, &sys, report, res, f.out)
+		if res.Sampling != nil {
+			fmt.Fprintln(stdout)
+			printSampling(stdout, res.Sampling)
+		}
 	}
 	switch {
 	case res.First != nil:
