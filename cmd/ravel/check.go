@@ -301,7 +301,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	row("UH/S", "progression", percent(r.Progression))
 	row("NL/S", "precision", percent(r.Precision))
 	if r.Panics > 0 {
-		row("", "schedules ending in a panic or bad response", thousands(r.Panics))
+		row("", "schedules ending in a panic, bad response or failed assertion", thousands(r.Panics))
 	}
 	if r.StateCaching {
 		row("", "states (unique)", thousands(r.States))
