@@ -93,6 +93,7 @@ type session struct {
 	cal    *samplers.Calibration
 	// sums for means
 	chains, fired, nonRacy int64
+	evbuf                  []samplers.Event
 }
 
 type runRecord struct {
@@ -318,7 +319,8 @@ func (s *session) observe(e *engine, w *modelWorld, st samplers.RunStats) {
 // traceKey identifies the run's trace (SAMPLERS.md §1): an order-independent hash of the
 // (earlier, later) pairs of dependent events delivered.
 func (s *session) traceKey(e *engine) uint64 {
-	var evs []samplers.Event
+	evs := s.evbuf[:0]
+	defer func() { s.evbuf = evs }()
 	for i := range e.nodes {
 		n := &e.nodes[i]
 		if n.Taken < 0 {

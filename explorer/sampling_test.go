@@ -9,6 +9,7 @@ import (
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/specs"
+	"github.com/ravelmc/ravel/systems/microbench"
 )
 
 // shape is a fixed-structure system for the samplers' test vectors: every event has a
@@ -261,5 +262,54 @@ func TestSamplerRunReplaysAlone(t *testing.T) {
 				t.Errorf("%s run %d: alone %x, in sequence %x", name, r, alone[0], all[r])
 			}
 		}
+	}
+}
+
+// TestMicrobenchRandomWalkExact: on the micro-benchmark, the random walk hits bug 1 with
+// probability exactly 6^−L whatever k (SAMPLERS.md §6), through the engine with every
+// draw enumerated.
+func TestMicrobenchRandomWalkExact(t *testing.T) {
+	for _, tc := range []struct{ L, k int }{{1, 0}, {1, 2}, {2, 0}, {2, 1}} {
+		sys, err := microbench.New(tc.L, tc.k, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := exactThroughEngine(t, sys, samplers.RandomWalk())
+		if want := math.Pow(6, -float64(tc.L)); math.Abs(got-want) > 1e-12 {
+			t.Errorf("L=%d k=%d: P(bug 1) = %v, want %v", tc.L, tc.k, got, want)
+		}
+	}
+}
+
+// TestAssertionIsAViolation: ctx.Fail is reported as a violation of kind "assertion"
+// with its schedule, and replaying the schedule fails the same way.
+func TestAssertionIsAViolation(t *testing.T) {
+	sys, err := microbench.New(1, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), sys, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.First
+	if v == nil || v.Kind != "assertion" || len(v.Steps) != 3 {
+		t.Fatalf("first violation = %+v, want an assertion after 3 steps", v)
+	}
+	ids := make([]uint64, len(v.Steps))
+	for i, s := range v.Steps {
+		ids[i] = s.ID
+	}
+	ex, err := Replay(sys, ids, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Failure != "assertion: "+v.Message {
+		t.Errorf("replay failed with %q, want %q", ex.Failure, "assertion: "+v.Message)
+	}
+	// Exhaustive search of A, B, C at one actor: exactly the schedules delivering A, B, C
+	// in that order fail, 1 of the 6.
+	if res.Stats.Panics != 1 || res.Stats.Schedules != 6 {
+		t.Errorf("%d failing schedules of %d, want 1 of 6", res.Stats.Panics, res.Stats.Schedules)
 	}
 }

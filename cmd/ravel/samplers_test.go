@@ -84,3 +84,32 @@ func TestSamplerBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchSamplers: the micro-benchmark table has a row per point and a cell per
+// sampler, and a bad figure is a usage error.
+func TestBenchSamplers(t *testing.T) {
+	code, stdout, stderr := runRavel("bench", "samplers", "--figure", "6", "--tests", "40", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []samplerRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(figure6) {
+		t.Fatalf("%d rows, want %d", len(rows), len(figure6))
+	}
+	for _, r := range rows {
+		if len(r.Cells) != len(benchSamplerOrder) {
+			t.Errorf("%+v: %d cells", r, len(r.Cells))
+		}
+		for _, c := range r.Cells {
+			if c.Hits < 0 || c.Hits > 40 {
+				t.Errorf("%+v: %d hits of 40", r, c.Hits)
+			}
+		}
+	}
+	if code, _, _ := runRavel("bench", "samplers", "--figure", "7"); code != exitUsage {
+		t.Errorf("--figure 7: exit %d, want 2", code)
+	}
+}
