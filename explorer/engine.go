@@ -73,6 +73,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Sampling != nil && opts.Sampling.DeclaredRacy && sys.Racy == nil {
+		return nil, fmt.Errorf("system %q declares no racy message types (model.System.Racy): calibrate R instead", sys.Name)
+	}
 	e := &engine{
 		x:        x,
 		opts:     opts,

@@ -155,6 +155,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if f.strategy == "delay-bounded" {
 		info.Delays = &f.delays
 	}
+	if sampling != nil && sampling.DeclaredRacy && sys.Racy == nil {
+		return 0, usagef("check: --racy declared: %s declares no racy message types; use --racy auto", entry.Name)
+	}
 	if sampling != nil {
 		info.Dependence = sampling.Dependence.Name()
 		strat = nil

@@ -77,6 +77,7 @@ func TestSamplerBadFlags(t *testing.T) {
 		{"--strategy", "rapos", "--max-schedules", "0"},
 		{"--strategy", "dpos", "--calibration", "0"},
 		{"--strategy", "dpos", "--run", "-1"},
+		{"--strategy", "tapct", "--racy", "declared"}, // register-buggy declares none
 	} {
 		code, _, stderr := runRavel(append([]string{"check", "register-buggy", "--quiet"}, args...)...)
 		if code != exitUsage || strings.Contains(stderr, "goroutine") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
