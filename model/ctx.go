@@ -124,7 +124,7 @@ func (c *Ctx) CancelTimer(name string) {
 // Fail reports that an invariant of the caller's state does not hold: reason says which.
 // Ravel reports it as a violation of kind "assertion", with the schedule that led to it,
 // beside non-linearizable histories; the schedule ends at this step. The handler goes on
-// running after Fail returns, but nothing else it does in this step takes effect.
+// running after Fail returns, but what it does after Fail takes no effect.
 func (c *Ctx) Fail(reason string) {
 	c.effects = append(c.effects, Effect{Kind: EffectFail, To: c.self, Msg: reason})
 }
