@@ -90,3 +90,28 @@ func TestPaperPartition(t *testing.T) {
 		t.Errorf("V2 under ag-paper: P = %v with %d chains, want 1/10 with 5", got, most.Chains)
 	}
 }
+
+// TestPlaceholders records decision D2: removing a demoted chain from the order, as the
+// Akka code does, makes new chains land too high, and V1 falls below its bound (1/24 <
+// 1/18); keeping the placeholder gives exactly the bound.
+func TestPlaceholders(t *testing.T) {
+	v1 := build([]string{"e0@1", "e1@2", "e2@2<-e1", "e3@0<-e1", "e4@0<-e0", "e5@0<-e3"})
+	for _, drop := range []bool{false, true} {
+		p := newPrio(2, len(v1.evs), true, AG)
+		p.dropDemoted = drop
+		dist, _ := v1.distribution(p)
+		got := 0.0
+		for k, pr := range dist {
+			if hits("e2", "e4")(v1, unkey(k)) {
+				got += pr
+			}
+		}
+		want := 1.0 / 18
+		if drop {
+			want = 1.0 / 24
+		}
+		if !near(got, want) {
+			t.Errorf("dropDemoted %v: P = %v, want %v", drop, got, want)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package samplers
 
+import "slices"
+
 // prio is the chain-priority sampler of PCTCP, taPCT and d-POS (SAMPLERS.md §3.4): every
 // chain gets a uniformly random initial priority, the highest chain with an enabled event
 // runs, and when the event carrying a change point's label is about to be delivered its
@@ -21,6 +23,9 @@ type prio struct {
 	pos    []int32 // chain → its position in order
 	dirty  bool
 	count  int32 // labels given
+	// dropDemoted removes a demoted chain from order instead of keeping its place
+	// (decision D2 forbids it; tests set it to show why).
+	dropDemoted bool
 }
 
 func newPrio(depth, n int, all bool, p Partition) *prio {
@@ -106,7 +111,14 @@ func (p *prio) Next(enabled []uint64) uint64 {
 			if j := p.changePoint(v); j >= 0 {
 				p.fired[j] = true
 				p.nfired++
-				p.slot[p.recs[bi].chain] = int32(j)
+				c := p.recs[bi].chain
+				p.slot[c] = int32(j)
+				if p.dropDemoted { // the Akka code's rule, for the test of decision D2 only
+					if at := slices.Index(p.order, c); at >= 0 {
+						p.order = slices.Delete(p.order, at, at+1)
+						p.dirty = true
+					}
+				}
 				continue
 			}
 		}
