@@ -39,6 +39,7 @@ Usage:
   ravel check SYSTEM [flags]    explore SYSTEM's schedules and check every history
   ravel replay FILE             re-run the violation saved by check --out FILE
   ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
+  ravel bench samplers --figure 5|6   the samplers on seeds/000's micro-benchmark
   ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
 
 Run 'ravel check -h' for check's flags.
