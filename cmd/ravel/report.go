@@ -27,38 +27,40 @@ type runInfo struct {
 // checkReport is check's JSON output: one object.
 type checkReport struct {
 	runInfo
-	Complete                 bool                    `json:"complete"`
-	Interrupted              bool                    `json:"interrupted"`
-	Schedules                int64                   `json:"schedules"`
-	Steps                    int64                   `json:"steps"`
-	MaxDepthReached          int                     `json:"max_depth_reached"`
-	CutSchedules             int64                   `json:"cut_schedules"`
-	HistoriesIncomplete      int64                   `json:"histories_incomplete"`
-	HistoriesUnique          int64                   `json:"histories_unique"`
-	HistoriesCanonical       int64                   `json:"histories_canonical"`
-	Nonlinearizable          int64                   `json:"nonlinearizable"`
-	NonlinearizableCanonical int64                   `json:"nonlinearizable_canonical"`
-	Panics                   int64                   `json:"panics"`
-	Quality                  float64                 `json:"nl_per_uh"`
-	Progression              float64                 `json:"uh_per_schedule"`
-	Precision                float64                 `json:"nl_per_schedule"`
-	Exclusions               int                     `json:"exclusions"`
-	States                   int64                   `json:"states"`
-	Revisits                 int64                   `json:"revisits"`
-	VisitedSpilled           int64                   `json:"visited_spilled"`
-	DiskReads                int64                   `json:"disk_reads"`
-	FilterFalsePositives     int64                   `json:"filter_false_positives"`
-	CollisionProbability     float64                 `json:"collision_probability"`
-	StepsReplayed            int64                   `json:"steps_replayed"`
-	HistoriesBeforeFirst     *int64                  `json:"histories_before_first"`
-	ExploreSeconds           float64                 `json:"explore_seconds"`
-	StatelessSeconds         *float64                `json:"stateless_seconds,omitempty"`
-	CheckSeconds             float64                 `json:"check_seconds"`
-	TotalSeconds             float64                 `json:"total_seconds"`
-	FirstViolationSeconds    *float64                `json:"first_violation_seconds"`
-	SchedulesPerSecond       float64                 `json:"schedules_per_second"`
-	FirstViolation           *violationJSON          `json:"first_violation"`
-	Sampling                 *explorer.SamplingStats `json:"sampling,omitempty"`
+	Complete                 bool           `json:"complete"`
+	Interrupted              bool           `json:"interrupted"`
+	Schedules                int64          `json:"schedules"`
+	Steps                    int64          `json:"steps"`
+	MaxDepthReached          int            `json:"max_depth_reached"`
+	CutSchedules             int64          `json:"cut_schedules"`
+	HistoriesIncomplete      int64          `json:"histories_incomplete"`
+	HistoriesUnique          int64          `json:"histories_unique"`
+	HistoriesCanonical       int64          `json:"histories_canonical"`
+	Nonlinearizable          int64          `json:"nonlinearizable"`
+	NonlinearizableCanonical int64          `json:"nonlinearizable_canonical"`
+	Panics                   int64          `json:"panics"`
+	Quality                  float64        `json:"nl_per_uh"`
+	Progression              float64        `json:"uh_per_schedule"`
+	Precision                float64        `json:"nl_per_schedule"`
+	Exclusions               int            `json:"exclusions"`
+	States                   int64          `json:"states"`
+	Revisits                 int64          `json:"revisits"`
+	VisitedSpilled           int64          `json:"visited_spilled"`
+	DiskReads                int64          `json:"disk_reads"`
+	FilterFalsePositives     int64          `json:"filter_false_positives"`
+	CollisionProbability     float64        `json:"collision_probability"`
+	StepsReplayed            int64          `json:"steps_replayed"`
+	HistoriesBeforeFirst     *int64         `json:"histories_before_first"`
+	ExploreSeconds           float64        `json:"explore_seconds"`
+	StatelessSeconds         *float64       `json:"stateless_seconds,omitempty"`
+	CheckSeconds             float64        `json:"check_seconds"`
+	TotalSeconds             float64        `json:"total_seconds"`
+	FirstViolationSeconds    *float64       `json:"first_violation_seconds"`
+	SchedulesPerSecond       float64        `json:"schedules_per_second"`
+	FirstViolation           *violationJSON `json:"first_violation"`
+
+	// Sampling holds a sampler session's statistics (docs/samplers.md).
+	Sampling *explorer.SamplingStats `json:"sampling,omitempty"`
 }
 
 type violationJSON struct {
