@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -311,5 +312,32 @@ func TestAssertionIsAViolation(t *testing.T) {
 	// in that order fail, 1 of the 6.
 	if res.Stats.Panics != 1 || res.Stats.Schedules != 6 {
 		t.Errorf("%d failing schedules of %d, want 1 of 6", res.Stats.Panics, res.Stats.Schedules)
+	}
+}
+
+// TestDistinctTraces: under the actor relation two schedules are the same trace iff every
+// actor receives its events in the same order; the session's trace count (a hash of the
+// dependent pairs) agrees with that count over the session's own schedules.
+func TestDistinctTraces(t *testing.T) {
+	fig3 := newShape([][3]string{{"A", "1", ""}, {"C", "1", ""}, {"E", "2", ""}, {"B", "1", "A"}, {"D", "3", "C"}, {"F", "2", "E"}}, 1,
+		func([]string) bool { return false })
+	sys := fig3.system(4)
+	for _, name := range samplers.Names() {
+		cfg, _ := samplers.New(name, samplers.Options{Depth: 2})
+		perActor := map[string]bool{}
+		res, err := Run(context.Background(), sys, Options{Sampling: cfg, Seed: 3, MaxSchedules: 300,
+			OnSchedule: func(e *ScheduleEnd) {
+				seqs := make([][]uint64, 4)
+				for _, s := range e.Steps {
+					seqs[s.To] = append(seqs[s.To], s.ID)
+				}
+				perActor[fmt.Sprint(seqs)] = true
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Sampling.Traces; got != len(perActor) || got > 3 {
+			t.Errorf("%s: %d distinct traces, per-actor orders give %d (at most 3)", name, got, len(perActor))
+		}
 	}
 }
