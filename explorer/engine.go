@@ -136,6 +136,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	e.stats.Explore = exploreEnd
 	if e.first != nil {
 		e.verifyReplay(e.first)
+		if opts.Minimize && e.first.Replayed {
+			e.first = minimize(ctx, e.x, e.first)
+		}
 	}
 	res := &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0, First: e.first, Strategy: e.strat.Name()}
 	if dep := dpor.RelationOf(e.strat); dep != nil {
@@ -502,7 +505,7 @@ func (e *engine) fail(f *failure, s *state, d int) {
 func deliveries(evs []dpor.Event) []Delivery {
 	out := make([]Delivery, len(evs))
 	for i, ev := range evs {
-		out[i] = Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer}
+		out[i] = Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer, Target: ev.Target}
 	}
 	return out
 }

@@ -114,6 +114,10 @@ type modelWorld struct {
 	fifo        map[[2]model.ID]uint64
 	racy        func(any) bool
 	enabledMax  int
+	// faults: fault events are created when they first become enabled in a run; seen
+	// holds those already created.
+	faults bool
+	seen   map[uint64]bool
 }
 
 // start puts the initial state on the path and returns the events that exist at the
@@ -128,7 +132,23 @@ func (w *modelWorld) start(init *state) []samplers.Event {
 	for _, p := range init.pending {
 		w.created = append(w.created, w.event(&p.ev, 0))
 	}
+	if w.faults {
+		clear(w.seen)
+		w.newFaults(0)
+	}
 	return w.created
+}
+
+// newFaults adds to w.created the fault events enabled at the top of the path that the
+// run has not created yet, as created by the delivery of parent (0: at the start).
+func (w *modelWorld) newFaults(parent uint64) {
+	n := &w.e.nodes[len(w.e.nodes)-1]
+	for i := range n.Enabled {
+		if ev := &n.Enabled[i]; ev.Kind.IsFault() && !w.seen[ev.ID] {
+			w.seen[ev.ID] = true
+			w.created = append(w.created, w.event(ev, parent))
+		}
+	}
 }
 
 func (w *modelWorld) Enabled() []uint64 {
@@ -161,6 +181,9 @@ func (w *modelWorld) Deliver(id uint64) ([]samplers.Event, bool) {
 		if p.ev.Parent == d {
 			w.created = append(w.created, w.event(&p.ev, id))
 		}
+	}
+	if w.faults {
+		w.newFaults(id)
 	}
 	return w.created, true
 }
@@ -208,6 +231,9 @@ func (e *engine) sample(ctx context.Context, cfg *samplers.Config, seed int64) b
 	if e.x.fifo {
 		w.fifo = make(map[[2]model.ID]uint64)
 	}
+	if e.x.faulty {
+		w.faults, w.seen = true, make(map[uint64]bool)
+	}
 	declared := cfg.DeclaredRacy && e.x.sys.Racy != nil
 	if declared {
 		w.racy = e.x.sys.Racy
@@ -238,6 +264,9 @@ func (e *engine) sample(ctx context.Context, cfg *samplers.Config, seed int64) b
 		}
 	}
 	sm := cfg.Sampler(labels)
+	if cfg.Name == "random" && e.opts.FaultProbability > 0 && e.x.faulty {
+		sm = &faultWalk{Sampler: sm, e: e, p: e.opts.FaultProbability}
+	}
 	lastProgress := time.Now()
 	for r := e.opts.FirstRun; e.stats.Schedules < e.maxS; r++ {
 		if ctx.Err() != nil {
@@ -392,4 +421,31 @@ func (s *session) finish(e *engine) *SamplingStats {
 		t.TraceBucketSD = math.Sqrt(max(0, sq/n-t.TraceBucketMean*t.TraceBucketMean))
 	}
 	return t
+}
+
+// faultWalk is the random walk with Options.FaultProbability: where faults and
+// deliveries are both enabled, it injects a fault with that chance (then a uniform
+// fault), else a uniform delivery. The engine lists faults after deliveries.
+type faultWalk struct {
+	samplers.Sampler
+	e *engine
+	p float64
+	c samplers.Chooser
+}
+
+func (f *faultWalk) Begin(run int, c samplers.Chooser) { f.c = c; f.Sampler.Begin(run, c) }
+
+func (f *faultWalk) Next(enabled []uint64) uint64 {
+	evs := f.e.nodes[len(f.e.nodes)-1].Enabled
+	deliv := len(evs)
+	for deliv > 0 && evs[deliv-1].Kind.IsFault() {
+		deliv--
+	}
+	if deliv == len(evs) {
+		return enabled[f.c.IntN(len(enabled))]
+	}
+	if deliv == 0 || float64(f.c.Uint64()>>11)/(1<<53) < f.p {
+		return enabled[deliv+f.c.IntN(len(enabled)-deliv)]
+	}
+	return enabled[f.c.IntN(deliv)]
 }

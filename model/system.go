@@ -28,6 +28,9 @@ type System struct {
 	// d-POS, run with --racy declared, give change-point labels only to deliveries of
 	// messages for which it returns true, instead of the racy set calibration measures.
 	Racy func(msg any) bool
+	// Faults are the failures the explorer may inject, with their budgets per schedule;
+	// the zero value injects none.
+	Faults Faults
 }
 
 // Validate reports, in one line, what makes the system unusable: no actors, a nil actor,
@@ -46,6 +49,9 @@ func (s *System) Validate() error {
 	}
 	if s.Network > FIFO {
 		return fmt.Errorf("model: system %q: unknown network kind %d", s.Name, s.Network)
+	}
+	if err := s.Faults.validate(len(s.Actors)); err != nil {
+		return err
 	}
 	return s.Harness.validate(len(s.Actors))
 }

@@ -34,6 +34,11 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 			fmt.Fprintf(w, "%s\t\t\t%s\n", name, samplers.Summary(name))
 		}
 	}
+	fmt.Fprintln(w, "\t\t\t")
+	fmt.Fprintln(w, "FAULT (check flag)\t\t\tWHAT (budgets per schedule; 0, the default, injects none)")
+	for _, f := range faultList {
+		fmt.Fprintf(w, "%s\t\t\t%s\n", f[0], f[1])
+	}
 	if err := w.Flush(); err != nil {
 		return 0, err
 	}

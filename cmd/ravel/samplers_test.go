@@ -72,7 +72,7 @@ func TestSamplerBadFlags(t *testing.T) {
 		{"--strategy", "pctcp", "--events", "x"},
 		{"--strategy", "tapct", "--racy-events", "-3"},
 		{"--strategy", "tapct", "--racy", "maybe"},
-		{"--strategy", "pctcp", "--partition", "nope"},
+		{"--strategy", "pctcp", "--chain-partition", "nope"},
 		{"--strategy", "pos", "--dependence", "nope"},
 		{"--strategy", "rapos", "--max-schedules", "0"},
 		{"--strategy", "dpos", "--calibration", "0"},
