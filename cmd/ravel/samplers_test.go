@@ -114,3 +114,12 @@ func TestBenchSamplers(t *testing.T) {
 		t.Errorf("--figure 7: exit %d, want 2", code)
 	}
 }
+
+// TestSamplersScheduleFaults: fault events are events the samplers schedule like
+// deliveries: taPCT finds register-volatile's lost write, which needs a crash.
+func TestSamplersScheduleFaults(t *testing.T) {
+	code, stdout, stderr := runRavel("check", "register-volatile", "--crash", "1", "--strategy", "tapct", "--max-schedules", "2000", "--quiet")
+	if code != exitViolation {
+		t.Errorf("exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+}
