@@ -186,7 +186,14 @@ func (p *Procs) Crash(i int) error {
 		return fmt.Errorf("live: crash node %d (pgid %d): %w", i, pid, err)
 	}
 	<-done
-	return nil
+	// Other members of the group die asynchronously; wait until none is left alive.
+	for range 5000 {
+		if !groupAlive(pid) {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return fmt.Errorf("live: crash node %d: process group %d still alive 5s after SIGKILL", i, pid)
 }
 
 // Restart starts node i again on its data directory; it crashes it first if it is
