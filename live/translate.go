@@ -24,7 +24,8 @@ type HTTP struct {
 	Sender func(r *http.Request) int
 	// Refuse, when set and true, answers the request 404 without holding it.
 	Refuse func(r *http.Request) bool
-	// Describe gives the message's kind and summary; nil uses the method and path.
+	// Describe gives the message's kind and summary; nil uses the method and path. It is
+	// called before Sender.
 	Describe func(r *http.Request, body []byte) (kind, summary string)
 	// MaxBody bounds a request body held in memory (default 64 MiB).
 	MaxBody int64
@@ -71,12 +72,12 @@ func (t HTTP) Serve(ctx context.Context, nw *Network, to int, down net.Conn, dia
 			continue
 		}
 		m := Message{From: -1, To: to, Kind: req.Method + " " + req.URL.Path}
-		if t.Sender != nil {
-			m.From = t.Sender(req)
-		}
 		m.Summary = m.Kind
 		if t.Describe != nil {
 			m.Kind, m.Summary = t.Describe(req, body)
+		}
+		if t.Sender != nil {
+			m.From = t.Sender(req)
 		}
 		if nw.Hold(ctx, m) != Delivered {
 			return
