@@ -57,6 +57,7 @@ type NodeVars struct {
 	PeerPort   int      // where the node listens for peers (behind the interceptor)
 	ProxyPort  int      // the interceptor's port: the node's address as its peers know it
 	ProxyURLs  []string // every node's http://127.0.0.1:ProxyPort, by index
+	PeerURLs   []string // every node's http://127.0.0.1:PeerPort: bypasses the interceptors
 	ClientURLs []string // every node's http://127.0.0.1:ClientPort, by index
 	Count      int
 }
@@ -266,6 +267,7 @@ func (c *Config) vars(i int, ps []ports, dataDir string) NodeVars {
 		PeerPort: ps[i].peer, ProxyPort: ps[i].proxy, Count: len(ps)}
 	for _, p := range ps {
 		v.ProxyURLs = append(v.ProxyURLs, "http://127.0.0.1:"+strconv.Itoa(p.proxy))
+		v.PeerURLs = append(v.PeerURLs, "http://127.0.0.1:"+strconv.Itoa(p.peer))
 		v.ClientURLs = append(v.ClientURLs, "http://127.0.0.1:"+strconv.Itoa(p.client))
 	}
 	return v
