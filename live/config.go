@@ -32,6 +32,10 @@ type Config struct {
 	// StopOnViolation ends the session at the first non-linearizable history.
 	StopOnViolation bool `yaml:"stop_on_violation"`
 
+	// Replay, when set, makes every iteration re-impose this recorded schedule (and use its
+	// seed and iteration number for the workload) instead of sampling.
+	Replay *Schedule `yaml:"-"`
+
 	// Dir is the directory relative paths of the command and output are taken from: the
 	// config file's directory when loaded with LoadConfig.
 	Dir string `yaml:"-"`
@@ -87,6 +91,9 @@ type SchedulerConfig struct {
 	Depth  int           `yaml:"depth"`  // pct: bug depth d (default 3)
 	Events int           `yaml:"events"` // pct: expected steps per iteration (default 200)
 	Wait   time.Duration `yaml:"wait"`   // quiet time before each step (default 1ms)
+	// Patience is how long a replay waits for a recorded message to show up before it
+	// skips that step as diverged (default 200ms).
+	Patience time.Duration `yaml:"patience"`
 }
 
 // FaultsConfig is which faults the scheduler may inject and how many per iteration.
@@ -224,6 +231,9 @@ func (c *Config) Validate() error {
 	}
 	if s.Wait == 0 {
 		s.Wait = time.Millisecond
+	}
+	if s.Patience == 0 {
+		s.Patience = 200 * time.Millisecond
 	}
 	if _, err := NewSampler(s.Type, s.Depth, s.Events); err != nil {
 		return cfgErr("scheduler.type", "%v", err)

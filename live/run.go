@@ -3,6 +3,7 @@ package live
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +41,10 @@ type IterationReport struct {
 	Leftover []int // of those, any alive after the iteration (must be none)
 	Result   wgl.Result
 	History  []Op
+	Schedule Schedule // the steps executed
+	// Followed and Diverged count, in a replay, the recorded steps re-imposed and those
+	// skipped because their message never showed up.
+	Followed, Diverged int
 }
 
 // FaultCounts counts the faults injected in an iteration.
@@ -59,8 +64,13 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 	if !filepath.IsAbs(out) && cfg.Dir != "" {
 		out = filepath.Join(cfg.Dir, out)
 	}
-	for run := range cfg.Iterations {
-		ir, err := runIteration(ctx, cfg, out, run)
+	for it := range cfg.Iterations {
+		run, name := it, fmt.Sprintf("iter-%03d", it)
+		if cfg.Replay != nil {
+			rep.Seed = cfg.Replay.Seed
+			run, name = cfg.Replay.Run, fmt.Sprintf("replay-%03d", it)
+		}
+		ir, err := runIteration(ctx, cfg, filepath.Join(out, name), run)
 		rep.Iterations = append(rep.Iterations, ir)
 		if err != nil {
 			return rep, err
@@ -68,11 +78,15 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		if ir.Verdict == wgl.NotLinearizable {
 			rep.Violations++
 		}
-		fmt.Fprintf(logw, "iteration %d (seed %d): %s — %d ops (%d open), %d steps, messages %d intercepted %d delivered %d dropped %d cut, faults %+v, %s, %s\n",
-			run, cfg.Seed, ir.Verdict, ir.Ops, ir.Open, ir.Steps, ir.Net.Intercepted, ir.Net.Delivered, ir.Net.Dropped, ir.Net.Cut,
+		replay := ""
+		if cfg.Replay != nil {
+			replay = fmt.Sprintf(" replay %d: %d recorded steps re-imposed, %d diverged;", it, ir.Followed, ir.Diverged)
+		}
+		fmt.Fprintf(logw, "iteration %d (seed %d):%s %s — %d ops (%d open), %d steps, messages %d intercepted %d delivered %d dropped %d cut, faults %+v, %s, %s\n",
+			run, rep.Seed, replay, ir.Verdict, ir.Ops, ir.Open, ir.Steps, ir.Net.Intercepted, ir.Net.Delivered, ir.Net.Dropped, ir.Net.Cut,
 			ir.Faults, ir.Duration.Round(time.Millisecond), ir.Dir)
 		if len(ir.Leftover) > 0 {
-			return rep, fmt.Errorf("live: iteration %d left processes alive: %v", run, ir.Leftover)
+			return rep, fmt.Errorf("live: iteration %d left processes alive: %v", it, ir.Leftover)
 		}
 		if cfg.StopOnViolation && ir.Verdict == wgl.NotLinearizable {
 			break
@@ -103,10 +117,10 @@ func newClient(cfg *Config, v NodeVars) Client {
 	return &KVNodeClient{URLs: v.ClientURLs, HTTP: hc}
 }
 
-func runIteration(ctx context.Context, cfg *Config, out string, run int) (ir IterationReport, err error) {
+func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir IterationReport, err error) {
 	t0 := time.Now()
 	ir.Run = run
-	ir.Dir = filepath.Join(out, fmt.Sprintf("iter-%03d", run))
+	ir.Dir = dir
 	if err := os.RemoveAll(ir.Dir); err != nil {
 		return ir, fmt.Errorf("live: %w", err)
 	}
@@ -135,7 +149,12 @@ func runIteration(ctx context.Context, cfg *Config, out string, run int) (ir Ite
 		cmds = append(cmds, NodeCommand{Argv: argv, Env: cfg.Nodes.Env, DataDir: v.DataDir, LogPath: v.DataDir + ".log"})
 	}
 	procs := NewProcs(cmds)
+	seed := cfg.Seed
 	st := &stepper{cfg: cfg, nw: nw, procs: procs, run: run, stop: make(chan struct{}), t0: t0}
+	if cfg.Replay != nil {
+		seed = cfg.Replay.Seed
+		st.script = slices.Clone(cfg.Replay.Steps)
+	}
 	var wg sync.WaitGroup
 	// Whatever happens, stop the scheduler, every process and every interceptor, then
 	// check that no process is left.
@@ -152,8 +171,10 @@ func runIteration(ctx context.Context, cfg *Config, out string, run int) (ir Ite
 		ir.Started = procs.Started()
 		ir.Leftover = Alive(ir.Started)
 		ir.Steps, ir.Faults, ir.Net = st.steps, st.faults, nw.Counts()
+		ir.Followed, ir.Diverged = st.followed, st.diverged
+		ir.Schedule = Schedule{Seed: seed, Run: run, Steps: st.executed}
 		ir.Duration = time.Since(t0)
-		if werr := writeEvents(ir.Dir, st.events); werr != nil && err == nil {
+		if werr := writeEvents(ir.Dir, st.events, ir.Schedule); werr != nil && err == nil {
 			err = werr
 		}
 	}()
@@ -170,8 +191,8 @@ func runIteration(ctx context.Context, cfg *Config, out string, run int) (ir Ite
 		return ir, cfgErr("scheduler.type", "%v", err)
 	}
 	st.sampler = sampler
-	sampler.Begin(run, NewChooser(cfg.Seed, run))
-	st.chooser = NewChooser(cfg.Seed^0xfa017, run) // faults draw from a stream of their own
+	sampler.Begin(run, NewChooser(seed, run))
+	st.chooser = NewChooser(seed^0xfa017, run) // faults draw from a stream of their own
 	wg.Add(1)
 	go func() { defer wg.Done(); st.loop() }()
 	for i := range n {
@@ -187,7 +208,7 @@ func runIteration(ctx context.Context, cfg *Config, out string, run int) (ir Ite
 	defer cancel()
 	w := cfg.Workload
 	hist := Workload{Client: newClient(cfg, vars[0]), Nodes: n, Clients: w.Clients, Ops: w.Ops, Keys: w.Keys,
-		Values: w.Values, OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: cfg.Seed, Run: run}.Drive(wctx)
+		Values: w.Values, OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run}.Drive(wctx)
 	if err := ctx.Err(); err != nil {
 		return ir, err
 	}
@@ -275,11 +296,32 @@ func tail(path string) string {
 	return "  " + strings.Join(lines, "\n  ")
 }
 
-func writeEvents(dir string, events []string) error {
-	if err := os.WriteFile(filepath.Join(dir, "events.txt"), []byte(strings.Join(events, "\n")+"\n"), 0o644); err != nil {
+// writeEvents saves the readable event log and the schedule a replay re-imposes.
+func writeEvents(dir string, events []string, sched Schedule) error {
+	b, err := json.MarshalIndent(sched, "", " ")
+	if err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
+	if err := errors.Join(
+		os.WriteFile(filepath.Join(dir, "events.txt"), []byte(strings.Join(events, "\n")+"\n"), 0o644),
+		os.WriteFile(filepath.Join(dir, "schedule.json"), b, 0o644),
+	); err != nil {
 		return fmt.Errorf("live: %w", err)
 	}
 	return nil
+}
+
+// LoadSchedule reads a schedule.json written by an iteration.
+func LoadSchedule(path string) (*Schedule, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Schedule
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &s, nil
 }
 
 // writeHistory saves the history and the verdict, and for a violation the operations on

@@ -174,3 +174,47 @@ func TestRunInterrupted(t *testing.T) {
 		t.Fatalf("after the interruption, alive: %v", alive)
 	}
 }
+
+// TestReplay re-imposes the schedule of a violating iteration: most recorded steps find
+// their message again, every recorded step is accounted for, and how often the violation
+// reproduces is reported.
+func TestReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	cfg := kvConfig(t, "random", true)
+	cfg.Iterations, cfg.StopOnViolation = 8, true
+	rep, err := Run(context.Background(), cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := rep.Iterations[len(rep.Iterations)-1]
+	if last.Verdict != wgl.NotLinearizable {
+		t.Fatalf("no violation to replay in %d iterations", len(rep.Iterations))
+	}
+	sched, err := LoadSchedule(filepath.Join(last.Dir, "schedule.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sched.Run != last.Run || sched.Seed != cfg.Seed || len(sched.Steps) != len(last.Schedule.Steps) || len(sched.Steps) == 0 {
+		t.Fatalf("schedule.json: run %d seed %d, %d steps; want run %d seed %d, %d steps",
+			sched.Run, sched.Seed, len(sched.Steps), last.Run, cfg.Seed, len(last.Schedule.Steps))
+	}
+	cfg.Replay, cfg.Iterations, cfg.StopOnViolation = sched, 2, false
+	rep, err = Run(context.Background(), cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ir := range rep.Iterations {
+		if ir.Run != sched.Run {
+			t.Errorf("replay %d ran as iteration %d, want %d (the workload's stream)", i, ir.Run, sched.Run)
+		}
+		if ir.Followed+ir.Diverged > len(sched.Steps) || ir.Followed < len(sched.Steps)/2 {
+			t.Errorf("replay %d: %d steps re-imposed, %d diverged, of %d recorded", i, ir.Followed, ir.Diverged, len(sched.Steps))
+		}
+		if len(ir.Leftover) > 0 {
+			t.Errorf("replay %d left %v alive", i, ir.Leftover)
+		}
+	}
+	t.Logf("the violation reproduced in %d of %d replays", rep.Violations, len(rep.Iterations))
+}

@@ -30,6 +30,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	seed := fs.Uint64("seed", 0, "the session's seed (default: the config's)")
 	iterations := fs.Int("iterations", 0, "iterations (default: the config's)")
 	out := fs.String("out", "", "output directory (default: the config's output)")
+	replay := fs.String("replay", "", "re-impose the schedule.json of a recorded iteration in every iteration, and report how often it reproduces the violation")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, runUsage)
@@ -59,6 +60,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if seen["out"] {
 		cfg.Output = *out
+	}
+	if *replay != "" {
+		sched, err := live.LoadSchedule(*replay)
+		if err != nil {
+			return exitUsage, usagef("run: --replay: %v", err)
+		}
+		cfg.Replay = sched
+		cfg.StopOnViolation = false // the point is how often it reproduces
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -92,6 +101,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintf(stdout, "total: %d iterations, %d not linearizable; messages %d intercepted, %d delivered, %d dropped, %d cut, %d refused; faults: %d drop, %d crash, %d restart, %d partition, %d heal; seed %d\n",
 		len(rep.Iterations), rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused,
 		faults.Drop, faults.Crash, faults.Restart, faults.Partition, faults.Heal, rep.Seed)
+	if cfg.Replay != nil {
+		fmt.Fprintf(stdout, "replay of %s: the violation reproduced in %d of %d replays\n", *replay, rep.Violations, len(rep.Iterations))
+	}
 	if rep.Violations > 0 {
 		for _, ir := range rep.Iterations {
 			if ir.Result.Verdict.String() == "not-linearizable" {
