@@ -156,10 +156,14 @@ func TestRunInterrupted(t *testing.T) {
 		done <- err
 	}()
 	// Cancel once the nodes answer clients: the workload has begun.
-	for {
+	for i := 0; ; i++ {
 		b, _ := os.ReadFile(filepath.Join(cfg.Output, "iter-000", "n2.log"))
 		if strings.Contains(string(b), "clients on") {
 			break
+		}
+		if i == 4000 {
+			cancel()
+			t.Fatalf("node 2 never started serving (Run: %v)", <-done)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
