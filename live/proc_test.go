@@ -15,8 +15,8 @@ const nodeScript = `#!/bin/sh
 n=$(cat starts 2>/dev/null || echo 0)
 echo $((n+1)) > starts
 sleep 600 &
-echo $! > child.pid
 echo "node up"
+echo $! > child.pid
 wait
 `
 
