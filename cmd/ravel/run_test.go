@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ravelmc/ravel/live"
 )
@@ -121,5 +123,76 @@ func TestRunKVNode(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ravel-out", "iter-000", "history.txt")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestRunCtrlC interrupts the ravel command with SIGINT in the middle of a workload: it
+// exits 130 and no node process is left.
+func TestRunCtrlC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	dir := t.TempDir()
+	for _, pkg := range []string{"cmd/ravel", "examples/kvnode"} {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, filepath.Base(pkg)), "github.com/ravelmc/ravel/"+pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	// The node script records its pid, then becomes kvnode.
+	script := "#!/bin/sh\necho $$ > \"$1/pid\"\nshift\nexec \"$(dirname \"$0\")/kvnode\" \"$@\"\n"
+	yaml := `nodes:
+  count: 3
+  command: [./node.sh, "{{.DataDir}}", "-id={{.ID}}", "-client=127.0.0.1:{{.ClientPort}}", "-peer=127.0.0.1:{{.PeerPort}}", '-peers={{join .ProxyURLs ","}}', "-data={{.DataDir}}"]
+  health: http://127.0.0.1:{{.ClientPort}}/health
+network:
+  sender_header: X-Ravel-From
+workload:
+  ops: 100000
+  think_time: 5ms
+output: out
+`
+	path := writeConfig(t, yaml, script)
+	if err := os.Rename(filepath.Join(dir, "kvnode"), filepath.Join(filepath.Dir(path), "kvnode")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(dir, "ravel"), "run", path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	pidFiles := func() []string {
+		m, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "out", "iter-000", "n*", "pid"))
+		return m
+	}
+	for i := 0; len(pidFiles()) < 3; i++ {
+		if i == 2000 {
+			t.Fatalf("the nodes never started\nstderr: %s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // into the workload
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("ravel run after SIGINT: %v, want exit %d\nstdout: %s\nstderr: %s", err, exitInterrupted, stdout.String(), stderr.String())
+	}
+	for _, p := range pidFiles() {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if alive := live.Alive([]int{pid}); len(alive) > 0 {
+			t.Errorf("node process %d is alive after the interrupt", pid)
+		}
 	}
 }
