@@ -92,5 +92,20 @@ func TestEtcd(t *testing.T) {
 	if len(ir.Leftover) > 0 || len(ir.Started) < 4 {
 		t.Errorf("started %v, left alive %v: want the 3 members and a restart, none left", ir.Started, ir.Leftover)
 	}
+	// The sender of nearly every raft message is known (X-Server-From mapped to a node),
+	// which partitions need; only those sent before the receiver's member ID was learned
+	// may be anonymous.
+	raft, known := 0, 0
+	for _, st := range ir.Schedule.Steps {
+		if strings.HasPrefix(st.Kind, "Msg") {
+			raft++
+			if st.From >= 0 && st.From < 3 && st.From != st.To {
+				known++
+			}
+		}
+	}
+	if raft == 0 || known < raft*9/10 {
+		t.Errorf("%d of %d raft messages have a known sender other than the receiver", known, raft)
+	}
 	t.Logf("etcd: %d ops (%d open), messages %+v, faults %+v, %s", ir.Ops, ir.Open, ir.Net, ir.Faults, ir.Duration)
 }
