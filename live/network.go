@@ -82,9 +82,10 @@ type Network struct {
 	counts  Counts
 }
 
-// Counts are the network's totals.
+// Counts are the network's totals. Held counts the messages still held when the network
+// was closed (at the end of an iteration), which are neither delivered nor lost by a fault.
 type Counts struct {
-	Intercepted, Delivered, Dropped, Cut, Refused int
+	Intercepted, Delivered, Dropped, Cut, Refused, Held int
 }
 
 // NewNetwork returns the network of n nodes, whole and all up.
@@ -270,6 +271,8 @@ func (nw *Network) Close() {
 	nw.closed = true
 	for id := range nw.held {
 		nw.decideLocked(id, Cut)
+		nw.counts.Cut--
+		nw.counts.Held++
 	}
 }
 

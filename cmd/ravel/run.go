@@ -92,14 +92,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		total.Dropped += ir.Net.Dropped
 		total.Cut += ir.Net.Cut
 		total.Refused += ir.Net.Refused
+		total.Held += ir.Net.Held
 		faults.Drop += ir.Faults.Drop
 		faults.Crash += ir.Faults.Crash
 		faults.Restart += ir.Faults.Restart
 		faults.Partition += ir.Faults.Partition
 		faults.Heal += ir.Faults.Heal
 	}
-	fmt.Fprintf(stdout, "total: %d iterations, %d not linearizable; messages %d intercepted, %d delivered, %d dropped, %d cut, %d refused; faults: %d drop, %d crash, %d restart, %d partition, %d heal; seed %d\n",
-		len(rep.Iterations), rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused,
+	fmt.Fprintf(stdout, "total: %d iterations, %d not linearizable; messages %d intercepted, %d delivered, %d dropped, %d cut, %d refused, %d held at the end; faults: %d drop, %d crash, %d restart, %d partition, %d heal; seed %d\n",
+		len(rep.Iterations), rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused, total.Held,
 		faults.Drop, faults.Crash, faults.Restart, faults.Partition, faults.Heal, rep.Seed)
 	if cfg.Replay != nil {
 		fmt.Fprintf(stdout, "replay of %s: the violation reproduced in %d of %d replays\n", *replay, rep.Violations, len(rep.Iterations))
