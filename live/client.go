@@ -91,16 +91,19 @@ func (k *KVNodeClient) Do(ctx context.Context, node int, in Input) (Output, erro
 
 // Workload drives the clients of one iteration.
 type Workload struct {
-	Client    Client
-	Nodes     int
-	Clients   int
-	Ops       int // per client
-	Keys      int
-	Values    int
-	OpTimeout time.Duration
-	Think     time.Duration
-	Seed      uint64
-	Run       int
+	Client  Client
+	Nodes   int
+	Clients int
+	Ops     int // per client
+	Keys    int
+	Values  int
+	// ReadPercent is the share of reads in percent; 0 draws reads, writes and
+	// compare-and-sets evenly.
+	ReadPercent int
+	OpTimeout   time.Duration
+	Think       time.Duration
+	Seed        uint64
+	Run         int
 }
 
 // Drive runs the workload: every client, concurrently, issues its operations one after the
@@ -124,7 +127,14 @@ func (w Workload) Drive(ctx context.Context) []Op {
 					return
 				}
 				in := Input{Key: fmt.Sprintf("k%d", rng.IntN(w.Keys))}
-				switch rng.IntN(3) {
+				kind := rng.IntN(3)
+				if w.ReadPercent > 0 {
+					kind = 1 + rng.IntN(2)
+					if rng.IntN(100) < w.ReadPercent {
+						kind = 0
+					}
+				}
+				switch kind {
 				case 0:
 					in.In = specs.CASInput{Op: specs.CASRead}
 				case 1:

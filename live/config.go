@@ -74,13 +74,14 @@ type NetworkConfig struct {
 
 // WorkloadConfig is the client workload of each iteration.
 type WorkloadConfig struct {
-	Client     string        `yaml:"client"`     // kvnode (default) or etcd
-	Clients    int           `yaml:"clients"`    // concurrent clients (default 3)
-	Ops        int           `yaml:"ops"`        // operations per client and iteration (default 20)
-	Keys       int           `yaml:"keys"`       // distinct keys (default 2)
-	Values     int           `yaml:"values"`     // written values drawn from [0, values) (default 5)
-	OpTimeout  time.Duration `yaml:"op_timeout"` // an operation not answered by then is open (default 1s)
-	ThinkTime  time.Duration `yaml:"think_time"` // pause between a client's operations
+	Client     string        `yaml:"client"`       // kvnode (default) or etcd
+	Clients    int           `yaml:"clients"`      // concurrent clients (default 3)
+	Ops        int           `yaml:"ops"`          // operations per client and iteration (default 20)
+	Keys       int           `yaml:"keys"`         // distinct keys (default 2)
+	Values     int           `yaml:"values"`       // written values drawn from [0, values) (default 5)
+	Reads      int           `yaml:"read_percent"` // share of reads in percent (default: a third each of reads, writes, CAS)
+	OpTimeout  time.Duration `yaml:"op_timeout"`   // an operation not answered by then is open (default 1s)
+	ThinkTime  time.Duration `yaml:"think_time"`   // pause between a client's operations
 	Iteration  time.Duration `yaml:"iteration_timeout"`
 	ReadsLocal bool          `yaml:"-"`
 }
@@ -212,6 +213,9 @@ func (c *Config) Validate() error {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
+	}
+	if w.Reads < 0 || w.Reads > 100 {
+		return cfgErr("workload.read_percent", "must be within [0, 100] (got %d)", w.Reads)
 	}
 	if w.OpTimeout == 0 {
 		w.OpTimeout = time.Second

@@ -208,7 +208,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	defer cancel()
 	w := cfg.Workload
 	hist := Workload{Client: newClient(cfg, vars[0]), Nodes: n, Clients: w.Clients, Ops: w.Ops, Keys: w.Keys,
-		Values: w.Values, OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run}.Drive(wctx)
+		Values: w.Values, ReadPercent: w.Reads, OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run}.Drive(wctx)
 	if err := ctx.Err(); err != nil {
 		return ir, err
 	}
