@@ -115,6 +115,7 @@ type ConfigError struct {
 	Msg   string
 }
 
+// Error reads "config: FIELD: what is wrong".
 func (e *ConfigError) Error() string {
 	if e.Field == "" {
 		return "config: " + e.Msg

@@ -49,6 +49,7 @@ const (
 	Cut            // by a partition, or because its receiver was down
 )
 
+// String is the fate's name as in events.txt: deliver, drop, cut (held when undecided).
 func (f Fate) String() string {
 	switch f {
 	case Delivered:
