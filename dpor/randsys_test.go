@@ -7,3 +7,6 @@ import (
 
 // randomSystem is the random protocol of seed (internal/randsys).
 func randomSystem(seed uint64) model.System { return randsys.New(seed) }
+
+// node is an actor of a random protocol.
+type node = randsys.Node

@@ -31,12 +31,13 @@ type rule struct {
 	Next   int // which peer to forward to (index into peers)
 }
 
-type node struct {
+// Node is an actor of a random protocol.
+type Node struct {
 	Val   int
 	Rules [2]rule // for reads and for writes
 }
 
-func (n *node) Receive(ctx *model.Ctx, env model.Envelope) {
+func (n *Node) Receive(ctx *model.Ctx, env model.Envelope) {
 	switch m := env.Msg.(type) {
 	case model.Request[specs.RegisterInput]:
 		n.handle(ctx, Hop{Req: m.ID, Input: m.Input, Left: n.rule(m.Input).Hops})
@@ -47,14 +48,14 @@ func (n *node) Receive(ctx *model.Ctx, env model.Envelope) {
 	}
 }
 
-func (n *node) rule(in specs.RegisterInput) rule {
+func (n *Node) rule(in specs.RegisterInput) rule {
 	if in.Write {
 		return n.Rules[1]
 	}
 	return n.Rules[0]
 }
 
-func (n *node) handle(ctx *model.Ctx, h Hop) {
+func (n *Node) handle(ctx *model.Ctx, h Hop) {
 	r := n.rule(h.Input)
 	if h.Input.Write {
 		n.Val = h.Input.Value
@@ -81,7 +82,7 @@ func New(seed uint64) model.System {
 	n := 2 + rng.IntN(2)
 	actors := make([]model.Actor, n)
 	for i := range actors {
-		nd := &node{}
+		nd := &Node{}
 		for k := range nd.Rules {
 			nd.Rules[k] = rule{Hops: rng.IntN(2), Gossip: rng.IntN(3) == 0, Next: rng.IntN(n)}
 		}
