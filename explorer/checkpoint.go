@@ -112,8 +112,8 @@ type checkpointer struct {
 // (with state caching), and with Resume the last checkpoint is read and checked.
 func (e *engine) openCheckpoint() error {
 	c := e.opts.Checkpoint
-	if _, ok := e.strat.(dpor.Sampler); ok {
-		return fmt.Errorf("checkpoints: the %s strategy samples independent walks; re-run it with the same --seed instead", e.strat.Name())
+	if _, _, ok := samplingOf(e.opts, e.strat); ok {
+		return fmt.Errorf("checkpoints: the %s strategy samples independent runs, each replayable from its seed; re-run it with the same --seed instead", e.strat.Name())
 	}
 	mem := e.opts.VisitedMem
 	if mem == 0 {
