@@ -63,8 +63,7 @@ type ravelLine struct {
 // the zero Output.
 func ReadRavel[I, O any](r io.Reader, name string, codec Codec[I, O]) ([]histories.Operation[I, O], error) {
 	var ops []histories.Operation[I, O]
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc := newLineScanner(r, name)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -79,7 +78,7 @@ func ReadRavel[I, O any](r io.Reader, name string, codec Codec[I, O]) ([]histori
 		ops = append(ops, op)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: reading: %w", name, line+1, err)
+		return nil, err
 	}
 	return ops, nil
 }
@@ -94,6 +93,9 @@ func parseRavelLine[I, O any](text []byte, codec Codec[I, O]) (histories.Operati
 	}
 	if dec.More() {
 		return op, fmt.Errorf("expected one JSON object on the line, found more after it")
+	}
+	if k, dup := duplicateKey(text); dup {
+		return op, fmt.Errorf("expected each field of an object once, found %q twice", k)
 	}
 	switch {
 	case l.Client == nil:
