@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/ravelmc/ravel/formats"
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/wgl"
 )
@@ -29,6 +31,8 @@ type lincheckFlags struct {
 	timeout time.Duration
 	json    bool
 	out     string
+	memSize string
+	memMax  int64
 }
 
 // lincheckSpec is a specification lincheck knows, with the formats its histories can be
@@ -61,6 +65,7 @@ func newLincheckFlagSet(f *lincheckFlags) *flag.FlagSet {
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up on a file after this long and call it unknown; 0 means no limit")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {file, verdict, seconds} instead of text")
 	fs.StringVar(&f.out, "out", "", "write every violation found, with its longest linearizable prefix, to `FILE` as JSON")
+	fs.StringVar(&f.memSize, "mem-limit", "", "give up on a file, calling it unknown, when the check would hold more memory than this (512MiB, 4GiB, …; default: three quarters of the machine's or the cgroup's memory)")
 	fs.Usage = func() {}
 	return fs
 }
@@ -125,6 +130,18 @@ func cmdLincheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(files) == 0 {
 		return 0, usagef("lincheck needs at least one history file (see ravel lincheck -h)")
 	}
+	f.memMax = defaultMemLimit()
+	if f.memSize != "" {
+		if f.memMax, err = snapshot.ParseSize(f.memSize); err != nil {
+			return 0, usagef("lincheck: --mem-limit: %v", err)
+		}
+		if f.memMax < 1<<20 {
+			return 0, usagef("lincheck: --mem-limit %s is below the minimum of 1MiB", f.memSize)
+		}
+	}
+	// The collector works harder as the limit nears, so that garbage is not mistaken
+	// for memory the check needs.
+	debug.SetMemoryLimit(f.memMax)
 	if f.out != "" {
 		if err := prepareOutput("lincheck: --out", f.out); err != nil {
 			return 0, err
@@ -200,7 +217,7 @@ func lincheck[S, I, O comparable](
 			fctx, cancel = context.WithTimeout(ctx, f.timeout)
 		}
 		start := time.Now()
-		res := wgl.CheckContext(fctx, spec, ops)
+		res := wgl.CheckLimited(fctx, spec, ops, f.memMax)
 		elapsed := time.Since(start)
 		cancel()
 		results[i] = lincheckResult{File: name, Verdict: res.Verdict.String(), Seconds: elapsed.Seconds()}
@@ -277,8 +294,11 @@ func (n lincheckCounts) exit() int {
 
 // unknownReason says why a check ended without a verdict.
 func unknownReason(err error, timeout time.Duration) string {
-	if errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("gave up after --timeout %v", timeout)
+	case errors.Is(err, wgl.ErrMemLimit):
+		return "gave up: the check needs more memory than --mem-limit"
 	}
 	return err.Error()
 }
