@@ -141,7 +141,7 @@ func cmdLincheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	// The collector works harder as the limit nears, so that garbage is not mistaken
 	// for memory the check needs.
-	debug.SetMemoryLimit(f.memMax)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(f.memMax))
 	if f.out != "" {
 		if err := prepareOutput("lincheck: --out", f.out); err != nil {
 			return 0, err

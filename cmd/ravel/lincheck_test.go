@@ -330,3 +330,21 @@ func TestLincheckHelp(t *testing.T) {
 		t.Errorf("exit %d, help:\n%s", code, stdout)
 	}
 }
+
+// TestLincheckMemLimit: a check that needs more memory than --mem-limit is unknown,
+// exit 3, saying why; a bad limit is a usage error.
+func TestLincheckMemLimit(t *testing.T) {
+	file := filepath.Join(porcupineData, "kv", "c10-ok.txt")
+	code, stdout, stderr := runRavel("lincheck", "--spec", "kv", "--mem-limit", "1MiB", file)
+	if code != exitUnknown || !strings.Contains(stdout, "unknown") || !strings.Contains(stdout, "more memory than --mem-limit") {
+		t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, exitUnknown, stdout, stderr)
+	}
+	for _, bad := range []string{"lots", "-1MiB", "1KiB"} {
+		if code, _, stderr := runRavel("lincheck", "--spec", "kv", "--mem-limit", bad, file); code != exitUsage || !strings.Contains(stderr, "--mem-limit") {
+			t.Errorf("--mem-limit %s: exit %d, %q", bad, code, stderr)
+		}
+	}
+	if code, _, stderr := runRavel("lincheck", "--spec", "kv", "--mem-limit", "2GiB", file); code != exitOK {
+		t.Errorf("--mem-limit 2GiB: exit %d: %s", code, stderr)
+	}
+}
