@@ -176,7 +176,9 @@ func (e *engine) search(ctx context.Context) bool {
 			e.pop()
 			continue
 		}
-		if e.stats.Steps&1023 == 0 {
+		// Every 64 steps: a step of a large system can take milliseconds, and a long
+		// schedule must still show progress and stop promptly when interrupted.
+		if e.stats.Steps&63 == 0 {
 			if ctx.Err() != nil {
 				e.stats.Interrupted = true
 				return false
