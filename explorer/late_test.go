@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -95,7 +96,7 @@ func TestTooManyActors(t *testing.T) {
 	}
 	sys := model.System{Name: "big", Actors: actors, Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read()))}
 	_, err := Run(t.Context(), sys, Options{})
-	if err == nil || !strings.Contains(err.Error(), "64") {
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprint(MaxActors)) {
 		t.Errorf("error = %v, want one naming the limit", err)
 	}
 	if _, err := Replay(sys, nil, false); err == nil {

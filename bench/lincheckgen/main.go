@@ -4,6 +4,7 @@
 //
 //	go run ./bench/lincheckgen -format ravel -ops 558865 > seq.jsonl
 //	go run ./bench/lincheckgen -format jepsen -ops 560000 -seed 1 > cas.log
+//	go run ./bench/lincheckgen -format repeat -from testdata/porcupine/jepsen/etcd_002.log -ops 631400 > rep.log
 //
 // -format ravel writes strictly sequential writes to a register in Ravel's JSON-lines
 // format (ravel lincheck --spec register). -format jepsen writes a Jepsen log of
@@ -12,7 +13,10 @@
 // invocation and its completion, about one in -info is cut short by a timeout (:info,
 // having taken effect or not), and failed compare-and-sets are logged as :fail, as
 // Jepsen's etcd test does; the history is linearizable by construction. The seed is
-// printed on standard error.
+// printed on standard error. -format repeat writes the Jepsen log -from over and over
+// until -ops invocations: a long real log (not linearizable past its first copy, whose
+// register is no longer absent when the next copy reads nil), as a probe of ravel
+// lincheck's memory used.
 package main
 
 import (
@@ -21,6 +25,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -29,6 +34,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "the seed of the jepsen history")
 	procs := flag.Int("procs", 5, "jepsen: the processes running at once")
 	info := flag.Int("info", 10, "jepsen: about one operation in this many times out (:info)")
+	from := flag.String("from", "", "repeat: the Jepsen log to repeat")
 	flag.Parse()
 	if *ops < 0 || *procs < 1 || *info < 1 {
 		fmt.Fprintln(os.Stderr, "lincheckgen: -ops must be at least 0, -procs and -info at least 1")
@@ -43,8 +49,13 @@ func main() {
 	case "jepsen":
 		fmt.Fprintf(os.Stderr, "lincheckgen: seed %d\n", *seed)
 		jepsen(w, rand.New(rand.NewPCG(*seed, 0)), *ops, *procs, *info)
+	case "repeat":
+		if err := repeat(w, *from, *ops); err != nil {
+			fmt.Fprintf(os.Stderr, "lincheckgen: %v\n", err)
+			os.Exit(2)
+		}
 	default:
-		fmt.Fprintf(os.Stderr, "lincheckgen: unknown -format %q (valid: ravel, jepsen)\n", *format)
+		fmt.Fprintf(os.Stderr, "lincheckgen: unknown -format %q (valid: ravel, jepsen, repeat)\n", *format)
 		os.Exit(2)
 	}
 	if err := w.Flush(); err != nil {
@@ -123,4 +134,29 @@ func jepsen(w *bufio.Writer, r *rand.Rand, ops, procs, info int) {
 			running--
 		}
 	}
+}
+
+// repeat writes the lines of the log at path over and over until ops invocations.
+func repeat(w *bufio.Writer, path string, ops int) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	perCopy := strings.Count(string(b), ":invoke")
+	if perCopy == 0 {
+		return fmt.Errorf("%s has no :invoke line", path)
+	}
+	for n := 0; n < ops; {
+		for _, l := range lines {
+			if strings.Contains(l, ":invoke") {
+				if n == ops {
+					return nil
+				}
+				n++
+			}
+			w.WriteString(l)
+		}
+	}
+	return nil
 }
