@@ -88,6 +88,9 @@ func duplicateKey(text []byte) (string, bool) {
 			stack = append(stack, frame{})
 			expectKey = false
 		case '}', ']':
+			if len(stack) == 0 {
+				return "", false // not the valid JSON this expects
+			}
 			stack = stack[:len(stack)-1]
 			expectKey = false
 		case ',':
@@ -101,7 +104,7 @@ func duplicateKey(text []byte) (string, bool) {
 					j++
 				}
 			}
-			if expectKey {
+			if expectKey && len(stack) > 0 {
 				key := string(text[i+1 : j])
 				if escaped {
 					var s string

@@ -91,8 +91,9 @@ func parseRavelLine[I, O any](text []byte, codec Codec[I, O]) (histories.Operati
 	if err := dec.Decode(&l); err != nil {
 		return op, fmt.Errorf("expected one JSON object with \"client\", \"input\", \"output\", \"call\", \"return\" and \"open\": %s", jsonProblem(err))
 	}
-	if dec.More() {
-		return op, fmt.Errorf("expected one JSON object on the line, found more after it")
+	if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
+		// dec.More would not see a stray closing bracket.
+		return op, fmt.Errorf("expected one JSON object on the line, found more after it: %.20q", rest)
 	}
 	if k, dup := duplicateKey(text); dup {
 		return op, fmt.Errorf("expected each field of an object once, found %q twice", k)
