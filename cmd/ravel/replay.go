@@ -34,6 +34,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
+	vf.Run.Faults.applyTo(&sys)
 	ex, err := explorer.Replay(sys, ids, false)
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)

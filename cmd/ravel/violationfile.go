@@ -14,12 +14,15 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 )
 
-// scheduleDigest identifies a violation's run and schedule: the system, harness, agents
-// and retries it was found with, and the events delivered. A file whose digest does not
+// scheduleDigest identifies a violation's run and schedule: the system, harness, agents,
+// retries and fault budgets it was found with, and the events delivered. A file whose digest does not
 // match them was edited or damaged.
 func scheduleDigest(info runInfo, ids []uint64) string {
 	h := xxhash.New()
 	fmt.Fprintf(h, "%q %q %d %d %d\n", info.System, info.Harness, info.Agents, info.Retries, len(ids))
+	if info.Faults != nil {
+		fmt.Fprintf(h, "faults %+v\n", *info.Faults)
+	}
 	var b [8]byte
 	for _, id := range ids {
 		binary.LittleEndian.PutUint64(b[:], id)
