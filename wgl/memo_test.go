@@ -2,6 +2,8 @@ package wgl
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -104,4 +106,59 @@ func TestMemoMatchesSets(t *testing.T) {
 		}
 		seen[key] = true
 	}
+}
+
+// TestWindowedMemoAgrees: on random histories of up to 64 operations — too long for the
+// brute-force oracle, short enough for the exact one-word memo — the windowed memo of
+// long partitions gives the same verdict, witness and explanation, for the register, the
+// compare-and-set register with open operations, and the key-value map.
+func TestWindowedMemoAgrees(t *testing.T) {
+	cases := 150
+	if testing.Short() {
+		cases = 30
+	}
+	compare := func(t *testing.T, name string, one, windowed Result) {
+		t.Helper()
+		if one.Verdict != windowed.Verdict || !slices.Equal(one.Witness, windowed.Witness) ||
+			!slices.Equal(one.Prefix, windowed.Prefix) || one.Stuck != windowed.Stuck {
+			t.Fatalf("%s: one-word memo %v %v %v %d; windowed %v %v %v %d", name,
+				one.Verdict, one.Witness, one.Prefix, one.Stuck, windowed.Verdict, windowed.Witness, windowed.Prefix, windowed.Stuck)
+		}
+	}
+	run := func(t *testing.T, check func(r *rand.Rand, n, mode int) (Result, Result)) {
+		for i := range cases {
+			r := rand.New(rand.NewPCG(uint64(i), 64))
+			n, mode := 20+r.IntN(45), r.IntN(outModes)
+			one, windowed := check(r, n, mode)
+			compare(t, fmt.Sprintf("seed %d, %d ops, mode %d", i, n, mode), one, windowed)
+		}
+	}
+	both := func(f func() Result) (Result, Result) {
+		one := f()
+		saved := smallMemoMax
+		smallMemoMax = 0
+		defer func() { smallMemoMax = saved }()
+		return one, f()
+	}
+	t.Run("register", func(t *testing.T) {
+		g := registerGen()
+		run(t, func(r *rand.Rand, n, mode int) (Result, Result) {
+			ops := g.history(r, n, 6, mode)
+			return both(func() Result { return Check(g.spec, ops) })
+		})
+	})
+	t.Run("cas", func(t *testing.T) {
+		g := casGen()
+		run(t, func(r *rand.Rand, n, mode int) (Result, Result) {
+			ops := g.history(r, n, 6, mode)
+			return both(func() Result { return Check(g.spec, ops) })
+		})
+	})
+	t.Run("kv", func(t *testing.T) {
+		g := kvGenKeys(1)
+		run(t, func(r *rand.Rand, n, mode int) (Result, Result) {
+			ops := g.history(r, n, 6, mode)
+			return both(func() Result { return Check(g.spec, ops) })
+		})
+	})
 }
