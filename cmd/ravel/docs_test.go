@@ -347,3 +347,41 @@ func TestDocRunnerParts(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeQuickStart: the output README.md's quick start shows is what the complete
+// program it names, model/example_test.go (run by go test ./model), checks as its
+// Output.
+func TestReadmeQuickStart(t *testing.T) {
+	root := filepath.Join("..", "..")
+	blocks, err := parseDocBlocks(filepath.Join(root, "README.md"), "README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := os.ReadFile(filepath.Join(root, "model", "example_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, output, ok := strings.Cut(string(example), "// Output:\n")
+	if !ok {
+		t.Fatal("model/example_test.go has no Output")
+	}
+	var want []string
+	for _, l := range strings.Split(output, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "//") {
+			want = append(want, strings.TrimPrefix(strings.TrimPrefix(l, "//"), " "))
+		}
+	}
+	for i, b := range blocks {
+		if b.lang != "go" || !strings.Contains(strings.Join(b.text, "\n"), "histories.Timeline") {
+			continue
+		}
+		if i+1 == len(blocks) || blocks[i+1].lang != "" {
+			t.Fatalf("README.md:%d: no output block after the quick start", b.line)
+		}
+		if missing := containsLinesInOrder(strings.Join(want, "\n"), strings.Join(blocks[i+1].text, "\n")); missing != "" {
+			t.Errorf("README.md:%d: line %q is not in model/example_test.go's Output:\n%s", blocks[i+1].line, missing, strings.Join(want, "\n"))
+		}
+		return
+	}
+	t.Fatal("README.md has no quick start calling histories.Timeline")
+}
