@@ -185,12 +185,19 @@ func TestDocExamples(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	var ran, compared int
 	for _, name := range docFiles(t, root) {
 		blocks, err := parseDocBlocks(filepath.Join(root, name), name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Run(name, func(t *testing.T) { runDocBlocks(t, root, bin, blocks) })
+		t.Run(name, func(t *testing.T) {
+			r, c := runDocBlocks(t, root, bin, blocks)
+			ran, compared = ran+r, compared+c
+		})
+	}
+	if ran == 0 || compared == 0 {
+		t.Errorf("ran %d commands and compared %d outputs: the documentation's blocks were not found", ran, compared)
 	}
 }
 
@@ -226,7 +233,9 @@ func workDir(t *testing.T, root string, blocks []docBlock) string {
 	return dir
 }
 
-func runDocBlocks(t *testing.T, root, bin string, blocks []docBlock) {
+// runDocBlocks runs a document's commands and compares the outputs it shows; it returns
+// how many commands it ran and how many outputs it compared.
+func runDocBlocks(t *testing.T, root, bin string, blocks []docBlock) (ran, compared int) {
 	dir := workDir(t, root, blocks)
 	var lastStdout string // of the last shell block's commands, one after the other
 	var lastCmd *docCommand
@@ -240,6 +249,7 @@ func runDocBlocks(t *testing.T, root, bin string, blocks []docBlock) {
 				t.Errorf("%s:%d: an output block with no command run before it", b.file, b.line)
 				continue
 			}
+			compared++
 			if missing := containsLinesInOrder(lastStdout, strings.Join(b.text, "\n")); missing != "" {
 				t.Errorf("%s:%d: the output shown is not what the block above printed: no line %q (in order); it printed:\n%s",
 					b.file, b.line, missing, lastStdout)
@@ -265,8 +275,10 @@ func runDocBlocks(t *testing.T, root, bin string, blocks []docBlock) {
 		for _, c := range b.commands() {
 			lastCmd = &c
 			lastStdout += runDocCommand(t, b.file, c, dir, bin)
+			ran++
 		}
 	}
+	return ran, compared
 }
 
 // runDocCommand runs one command with bash and checks its exit status; it returns its
