@@ -258,7 +258,7 @@ func runDocBlocks(t *testing.T, root, bin string, blocks []docBlock) (ran, compa
 		}
 		if !isShell(b.lang) {
 			for i, l := range b.text {
-				if l = strings.TrimSpace(l); strings.HasPrefix(l, "go run ") || strings.HasPrefix(l, "go test ") || strings.HasPrefix(l, "/usr/bin/time ") {
+				if l = strings.TrimSpace(l); strings.HasPrefix(l, "go run ") || strings.HasPrefix(l, "go test ") || strings.HasPrefix(l, "/usr/bin/time ") || strings.HasPrefix(l, "$ ") {
 					t.Errorf("%s:%d: a command in a block tagged %q, not sh: it would not be tested", b.file, b.line+1+i, b.lang)
 				}
 			}
