@@ -302,11 +302,6 @@ func runDocCommand(t *testing.T, file string, c docCommand, dir, bin string) str
 		} else if err != nil {
 			t.Fatalf("%s:%d: %s: %v", file, c.line, c.cmd, err)
 		}
-		if code == exitUsage && c.exit != exitUsage && strings.Contains(errb.String(), "etcd_095.log") {
-			// testdata/porcupine/jepsen/etcd_095.log is empty, and lincheck refuses it;
-			// issue 17 changes that. Remove this skip when it lands.
-			t.Skipf("%s:%d: exit 2 on the empty etcd_095.log until issue 17 lands: %s", file, c.line, strings.TrimSpace(errb.String()))
-		}
 		if code != c.exit {
 			t.Errorf("%s:%d: %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", file, c.line, c.cmd, code, c.exit, stdout, errb.String())
 		}
