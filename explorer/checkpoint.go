@@ -421,4 +421,4 @@ func (e *engine) closeCheckpoint() error {
 // pollMask sets how often the search loop looks at its context, its progress report and
 // its checkpoint clock: when the step count masked by it is 0. A variable so that tests
 // of small systems can interrupt anywhere (export_test.go).
-var pollMask int64 = 1023
+var pollMask int64 = 63

@@ -61,6 +61,7 @@ type Set struct {
 	memCap  int64    // the budget
 	dir     string   // Dir as given, or "" for the system's temporary directory
 	private string   // the private store directory once made, else ""
+	unlock  func()   // releases the private directory's owner lock
 	filter  visitedFilter
 	store   *store
 	durable bool // the store is a checkpoint's: Close keeps it
@@ -367,7 +368,12 @@ func (v *Set) makePrivateDir() error {
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs
 	}
-	v.private = p
+	release, err := lockPrivateDir(p)
+	if err != nil {
+		os.RemoveAll(p)
+		return v.failDir("create", p, err)
+	}
+	v.private, v.unlock = p, release
 	return nil
 }
 
@@ -422,6 +428,10 @@ func (v *Set) Close() error {
 			errs = append(errs, &StoreError{Op: "close", Dir: v.private, Err: err})
 		}
 		v.store = nil
+	}
+	if v.unlock != nil {
+		v.unlock()
+		v.unlock = nil
 	}
 	if v.private != "" && !v.durable {
 		if err := os.RemoveAll(v.private); err != nil {

@@ -98,14 +98,19 @@ type stepJSON struct {
 	Timer string `json:"timer,omitempty"`
 }
 
-// violationFile is what check --out writes and replay reads.
+// violationFile is what check --out writes and replay reads. ScheduleDigest and
+// Fingerprint identify the violation: replay refuses a file whose digest does not match
+// its run and schedule (edited or damaged), and one whose replay does not end in the
+// saved state.
 type violationFile struct {
-	Format    string        `json:"format"`
-	Run       runInfo       `json:"run"`
-	Violation violationJSON `json:"violation"`
+	Format         string        `json:"format"`
+	Run            runInfo       `json:"run"`
+	ScheduleDigest string        `json:"schedule_digest"`
+	Fingerprint    string        `json:"fingerprint"`
+	Violation      violationJSON `json:"violation"`
 }
 
-const violationFormat = "ravel-violation/1"
+const violationFormat = "ravel-violation/2"
 
 func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) checkReport {
 	st := res.Stats
