@@ -13,8 +13,10 @@ import (
 	"testing"
 )
 
-// The memory bound of docs/visited-states.md: a visited set ten times its budget peaks
-// at about the budget plus 10 MiB. TestVisitedMemoryBound asserts it on the process's
+// The memory bound of docs/visited-states.md: a visited set ten times its budget stays
+// within the budget plus 64 MiB, under the soft Go memory limit `ravel check` sets with
+// state caching (badger's read garbage would otherwise wait for the collector).
+// TestVisitedMemoryBound asserts it on the process's
 // anonymous memory (RssAnon: the heap, the table and filter mapped from the OS, the
 // runs' index), which is what the budget limits; pages of files — the store's, if it
 // maps them, and the binary's — belong to the kernel's page cache and are logged only.
@@ -22,10 +24,10 @@ import (
 const (
 	boundChildEnv = "RAVEL_VISITED_BOUND_CHILD"
 	boundBudget   = 4 << 20
-	// boundMargin is the allowance above the budget: the documented 10 MiB and as much
-	// again for a noisy runtime. A store that kept what it spilled in memory would
-	// exceed it: the run spills about 20 MiB.
-	boundMargin = 20 << 20
+	// boundMargin is the allowance above the budget (issue 14's target), for badger's
+	// memtables and read garbage and the runtime. The child runs with the same soft
+	// limit as the command line (cmd/ravel's goHeapLimit).
+	boundMargin = 64 << 20
 	boundPrefix = "peak-rss-anon-bytes "
 )
 
@@ -42,7 +44,7 @@ func TestVisitedMemoryBound(t *testing.T) {
 		t.Skip("reads /proc/self/status")
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestVisitedMemoryBoundChild$", "-test.v")
-	cmd.Env = append(os.Environ(), boundChildEnv+"=1")
+	cmd.Env = append(os.Environ(), boundChildEnv+"=1", "GOMEMLIMIT=48MiB")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
