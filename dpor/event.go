@@ -45,4 +45,8 @@ type Event struct {
 	Key      string
 	KeyKnown bool
 	Excluded bool
+	// Content hashes what the event is — kind, sender, receiver, timer name, payload —
+	// without its causal history: two pending events with equal Content are the same to
+	// the state fingerprint, so stateful strategies match events across revisits by it.
+	Content uint64
 }

@@ -81,16 +81,16 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if e.strat == nil {
 		e.strat = dpor.Exhaustive()
 	}
-	e.needs = e.strat.Needs()
-	x.keys = e.needs.Keys
 	if opts.StateCaching {
-		if e.cacher, err = cacheable(e.strat); err != nil {
+		if e.strat, e.cacher, err = cacheable(e.strat); err != nil {
 			return nil, err
 		}
 		if e.visited, err = openVisited(opts); err != nil {
 			return nil, err
 		}
 	}
+	e.needs = e.strat.Needs()
+	x.keys = e.needs.Keys
 	e.stats.BeforeFirst = -1
 	var complete bool
 	if s, ok := e.strat.(dpor.Sampler); ok {
@@ -223,6 +223,9 @@ func (e *engine) arrive(s *state) bool {
 			return false
 		}
 		if !isNew {
+			if r, ok := e.strat.(dpor.Revisiter); ok {
+				r.Revisit(e)
+			}
 			e.pop()
 			e.forget()
 			return false

@@ -38,7 +38,7 @@ func TestBadUsage(t *testing.T) {
 		{"unknown flag", []string{"check", "register", "--colour"}, []string{"not defined", "-colour"}},
 		{"bad visited-mem", []string{"check", "gossip", "--visited-mem", "12XB"}, []string{"--visited-mem", "KiB"}},
 		{"bad state-caching", []string{"check", "gossip", "--state-caching", "maybe"}, []string{"--state-caching", "on or off"}},
-		{"caching with dpor", []string{"check", "register", "--strategy", "dpor", "--state-caching", "on"}, []string{"not sound", "exhaustive"}},
+		{"caching with transdpor", []string{"check", "register", "--strategy", "transdpor", "--state-caching", "on"}, []string{"not sound", "exhaustive"}},
 		{"visited-dir under a file", []string{"check", "gossip", "--state-caching", "on", "--visited-mem", "4KiB", "--visited-dir", filepath.Join(notDir, "sub")}, []string{"visited", notDir}},
 		{"replay of a missing file", []string{"replay", filepath.Join(t.TempDir(), "nope.json")}, []string{"no such file"}},
 	}

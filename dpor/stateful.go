@@ -1,0 +1,365 @@
+package dpor
+
+import "github.com/ravelmc/ravel/model"
+
+// Stateful DPOR: source-set DPOR combined with state caching, after Yang, Chen,
+// Gopalakrishnan and Kirby ("Efficient stateful dynamic partial order reduction", SPIN
+// 2008). Ending a path at a visited state s also ends the race analysis of the steps the
+// search would have taken from s. Those steps are known: they are the steps explored
+// from s and from every state reachable from it, which the strategy keeps as a graph
+// over fingerprints (the visible-operation dependency graph of Yang et al.). At a
+// revisit it treats every step reachable from s as if it could run right after the path,
+// racing with any earlier step it depends on, and adds to the state before that step
+// every event that could start the reversal: the first steps of the path after it that
+// do not happen after it, and every event enabled there whose content is reachable from
+// s. That over-approximates the initials of notdep(e)·v of source DPOR for every
+// continuation v from s.
+//
+// Sleep sets are off: a sleep set depends on the path, not only on the state, so a state
+// first explored under one sleep set would cut later paths that need what it slept on.
+// State caching catches the same commuted paths sleep sets catch, since independent steps
+// commute to the same state.
+//
+// Cycles: a state reachable from s may still be on the search path, with steps yet to be
+// explored from it that the graph does not hold. Every node of the path from the
+// shallowest such state up is then expanded fully (the cycle proviso of stateful
+// partial-order reduction), so that nothing explored beyond the cycle depends on race
+// analysis the cut withheld.
+
+// StatePath is a Path whose last state's fingerprint is known: the engine's path when
+// states are cached.
+type StatePath interface {
+	Path
+	// Fingerprint is the fingerprint of the last node's state, as the visited set keys
+	// it.
+	Fingerprint() uint64
+}
+
+// Revisiter is a strategy that is sound under state caching because it is told when the
+// path reaches a state visited before: the engine calls Revisit with that state as the
+// last node of the path (after Arrive), then ends the path there. The path passed to
+// Arrive and Revisit is a StatePath.
+type Revisiter interface {
+	StateCacher
+	Revisit(p Path)
+}
+
+// Cacheable is a strategy with a variant that is sound under state caching, which the
+// engine runs instead of it when states are cached.
+type Cacheable interface {
+	Strategy
+	Stateful() Revisiter
+}
+
+// CachingSound reports whether state caching is sound with s: s is a StateCacher, or
+// has a stateful variant (Cacheable).
+func CachingSound(s Strategy) bool {
+	switch s.(type) {
+	case StateCacher, Cacheable:
+		return true
+	}
+	return false
+}
+
+// Stateful returns source-set DPOR for use with state caching.
+func (s *source) Stateful() Revisiter { return StatefulDPOR(s.dep) }
+
+// StatefulDPOR returns source-set DPOR, without sleep sets, that keeps the graph of the
+// steps explored from every visited state so that it can be combined soundly with state
+// caching (Yang et al. 2008; see the comment at the top of stateful.go).
+func StatefulDPOR(dep Dependence) Revisiter {
+	return &stateful{source: source{dep: dep}, g: NewGraph()}
+}
+
+type stateful struct {
+	source
+	g   *Graph
+	fps []uint64 // fps[d]: the fingerprint of the state at depth d of the path
+
+	gen      uint32
+	reach    []int32             // the steps reachable from the revisited state
+	contents map[uint64]struct{} // their contents
+	queue    []uint64
+	v        Set
+	after    []int32 // steps of the path after i that happen after it
+	notdep   []int32 // and those that do not
+}
+
+func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys()} }
+func (s *stateful) CacheKey(Path) uint64 { return 0 }
+
+// Graph returns the strategy's graph of visited states, for checkpoints.
+func (s *stateful) Graph() *Graph { return s.g }
+
+func (s *stateful) Arrive(p Path) {
+	nodes := p.Nodes()
+	n := len(nodes) - 1
+	fp := p.(StatePath).Fingerprint()
+	s.fps = append(s.fps[:n], fp)
+	st := s.g.state(fp)
+	if !s.onPath(st.depth, fp, n) {
+		st.depth = int32(n)
+	}
+	if n > 0 {
+		s.before(nodes, n-1)
+		s.races(nodes, n-1)
+		from := s.g.state(s.fps[n-1])
+		from.Edges = append(from.Edges, Edge{Step: s.g.intern(nodes[n-1].Step()), To: fp})
+	}
+	if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
+		top.Backtrack.Add(0)
+	}
+}
+
+// onPath reports whether depth d below n holds the state fp on the current path.
+func (s *stateful) onPath(d int32, fp uint64, n int) bool {
+	return d >= 0 && int(d) < n && s.fps[d] == fp
+}
+
+func (s *stateful) Revisit(p Path) {
+	nodes := p.Nodes()
+	n := len(nodes) - 1
+	low := s.reachable(s.fps[n], n)
+	for i := 0; i < n; i++ {
+		s.split(nodes, i, n)
+		if !s.racesReachable(nodes, i) {
+			continue
+		}
+		pre := &nodes[i]
+		for k := range pre.Enabled {
+			if _, ok := s.contents[pre.Enabled[k].Content]; ok && s.couldLead(nodes, pre.Enabled[k].Content) {
+				pre.Backtrack.Add(k)
+			}
+		}
+		s.pathInitials(nodes, i, n)
+	}
+	for j := low; j < n; j++ {
+		nodes[j].Backtrack.AddAll(len(nodes[j].Enabled))
+	}
+}
+
+// split sorts the steps of the path after step i (up to n) into those that happen after
+// it (s.after) and the rest (s.notdep).
+func (s *stateful) split(nodes []Node, i, n int) {
+	s.after, s.notdep = s.after[:0], s.notdep[:0]
+	for k := i + 1; k < n; k++ {
+		if nodes[k].Step().Before.Has(i) {
+			s.after = append(s.after, int32(k))
+		} else {
+			s.notdep = append(s.notdep, int32(k))
+		}
+	}
+}
+
+// racesReachable reports whether some reachable step t could be in a race with step i
+// after the path: t depends on step i, and on no step that happens after i (which would
+// put i before t).
+func (s *stateful) racesReachable(nodes []Node, i int) bool {
+	si := nodes[i].Step()
+	for _, t := range s.reach {
+		ti := &s.g.info[t]
+		if s.dep.Dependent(si, ti) && !s.dependsOnAny(nodes, s.after, ti) {
+			return true
+		}
+	}
+	return false
+}
+
+// couldLead reports whether an event of the given content, delivered after the path,
+// could be a first step of notdep(i)·v: some reachable step with that content depends
+// on none of the path's steps after i that do not happen after it (those would come
+// before it in notdep(i)·v).
+func (s *stateful) couldLead(nodes []Node, content uint64) bool {
+	for _, t := range s.g.index[content] {
+		if s.g.mark[t] == s.gen && !s.dependsOnAny(nodes, s.notdep, &s.g.info[t]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *stateful) dependsOnAny(nodes []Node, steps []int32, t *StepInfo) bool {
+	for _, k := range steps {
+		if s.dep.Dependent(nodes[k].Step(), t) {
+			return true
+		}
+	}
+	return false
+}
+
+// reachable gathers in s.reach and s.contents the steps of the graph reachable from
+// the state fp, and returns the shallowest depth of the path (below n) that holds a
+// state reachable from fp, or n when none does.
+func (s *stateful) reachable(fp uint64, n int) int {
+	s.gen++
+	if s.gen == 0 { // wrapped: reset the marks
+		for _, st := range s.g.Out {
+			st.mark = 0
+		}
+		for i := range s.g.info {
+			s.g.mark[i] = 0
+		}
+		s.gen = 1
+	}
+	s.reach = s.reach[:0]
+	if s.contents == nil {
+		s.contents = map[uint64]struct{}{}
+	}
+	clear(s.contents)
+	low := n
+	s.queue = append(s.queue[:0], fp)
+	for len(s.queue) > 0 {
+		u := s.queue[len(s.queue)-1]
+		s.queue = s.queue[:len(s.queue)-1]
+		st := s.g.Out[u]
+		if st == nil || st.mark == s.gen {
+			continue
+		}
+		st.mark = s.gen
+		if s.onPath(st.depth, u, n) && int(st.depth) < low {
+			low = int(st.depth)
+		}
+		for _, e := range st.Edges {
+			if s.g.mark[e.Step] != s.gen {
+				s.g.mark[e.Step] = s.gen
+				s.reach = append(s.reach, e.Step)
+				s.contents[s.g.Steps[e.Step].Content] = struct{}{}
+			}
+			s.queue = append(s.queue, e.To)
+		}
+	}
+	return low
+}
+
+// pathInitials adds to the backtrack set of nodes[i] the steps of the path after i that
+// do not happen after step i and after no other such step: the first steps of the path's
+// part of notdep(i)·v.
+func (s *stateful) pathInitials(nodes []Node, i, n int) {
+	s.v.Clear()
+	pre := &nodes[i]
+	for k := i + 1; k < n; k++ {
+		b := &nodes[k].Step().Before
+		if b.Has(i) {
+			continue
+		}
+		if !intersects(b, &s.v) {
+			if x := pre.Find(nodes[k].Step().Event.ID); x >= 0 {
+				pre.Backtrack.Add(x)
+			}
+		}
+		s.v.Add(k)
+	}
+}
+
+func intersects(a, b *Set) bool {
+	if a.w&b.w != 0 {
+		return true
+	}
+	for k := 0; k < len(a.more) && k < len(b.more); k++ {
+		if a.more[k]&b.more[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// StepSummary is what stateful DPOR keeps of a step explored from a visited state: what
+// the dependence relations look at, and the content of the event it delivered.
+type StepSummary struct {
+	Content  uint64
+	To       model.ID
+	Kind     EventKind
+	Invokes  bool
+	Returns  bool
+	Answers  []model.RequestID
+	Key      string
+	KeyKnown bool
+	Excluded bool
+}
+
+// Edge is a step explored from a visited state: its summary (an index into Graph.Steps)
+// and the fingerprint of the state it led to.
+type Edge struct {
+	Step int32
+	To   uint64
+}
+
+// VisitedState is a visited state's part of the graph: the steps explored from it.
+type VisitedState struct {
+	Edges []Edge
+	depth int32 // where it was last put on the path
+	mark  uint32
+}
+
+// Graph is stateful DPOR's record of the visited states: for each, by fingerprint, the
+// steps explored from it and where they led; the steps are interned. It is plain data,
+// so that a checkpoint can save it and a resumed search rebuild it with AddStep and
+// AddEdge.
+type Graph struct {
+	Steps []StepSummary
+	Out   map[uint64]*VisitedState
+
+	info  []StepInfo // Steps as the dependence relations take them
+	mark  []uint32
+	index map[uint64][]int32 // by content
+}
+
+// NewGraph returns an empty graph.
+func NewGraph() *Graph {
+	return &Graph{Out: map[uint64]*VisitedState{}, index: map[uint64][]int32{}}
+}
+
+// AddStep interns a step summary and returns its index.
+func (g *Graph) AddStep(sum StepSummary) int32 {
+	for _, k := range g.index[sum.Content] {
+		if g.Steps[k].equal(&sum) {
+			return k
+		}
+	}
+	k := int32(len(g.Steps))
+	g.Steps = append(g.Steps, sum)
+	g.info = append(g.info, StepInfo{
+		Event:   Event{Content: sum.Content, To: sum.To, Kind: sum.Kind, Key: sum.Key, KeyKnown: sum.KeyKnown, Excluded: sum.Excluded},
+		Invokes: sum.Invokes, Returns: sum.Returns, Answers: sum.Answers,
+	})
+	g.mark = append(g.mark, 0)
+	g.index[sum.Content] = append(g.index[sum.Content], k)
+	return k
+}
+
+// AddEdge records that step (an index AddStep returned) was explored from the state
+// from and led to the state to.
+func (g *Graph) AddEdge(from uint64, step int32, to uint64) {
+	st := g.state(from)
+	st.Edges = append(st.Edges, Edge{Step: step, To: to})
+}
+
+func (g *Graph) state(fp uint64) *VisitedState {
+	st := g.Out[fp]
+	if st == nil {
+		st = &VisitedState{depth: -1}
+		g.Out[fp] = st
+	}
+	return st
+}
+
+func (g *Graph) intern(si *StepInfo) int32 {
+	ev := &si.Event
+	return g.AddStep(StepSummary{
+		Content: ev.Content, To: ev.To, Kind: ev.Kind, Invokes: si.Invokes, Returns: si.Returns,
+		Answers: si.Answers, Key: ev.Key, KeyKnown: ev.KeyKnown, Excluded: ev.Excluded,
+	})
+}
+
+func (a *StepSummary) equal(b *StepSummary) bool {
+	if a.Content != b.Content || a.To != b.To || a.Kind != b.Kind || a.Invokes != b.Invokes || a.Returns != b.Returns ||
+		a.Key != b.Key || a.KeyKnown != b.KeyKnown || a.Excluded != b.Excluded || len(a.Answers) != len(b.Answers) {
+		return false
+	}
+	for i := range a.Answers {
+		if a.Answers[i] != b.Answers[i] {
+			return false
+		}
+	}
+	return true
+}
