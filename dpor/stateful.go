@@ -1,7 +1,5 @@
 package dpor
 
-import "github.com/ravelmc/ravel/model"
-
 // Stateful DPOR: source-set DPOR combined with state caching, after Yang, Chen,
 // Gopalakrishnan and Kirby ("Efficient stateful dynamic partial order reduction", SPIN
 // 2008). Ending a path at a visited state s also ends the race analysis of the steps the
@@ -73,16 +71,18 @@ func StatefulDPOR(dep Dependence) Revisiter {
 
 type stateful struct {
 	source
-	g   *Graph
-	fps []uint64 // fps[d]: the fingerprint of the state at depth d of the path
+	g       *Graph
+	fps     []uint64 // fps[d]: the fingerprint of the state at depth d of the path
+	revisit []bool   // revisit[d]: the state at depth d was visited before
 
-	gen      uint32
-	reach    []int32             // the steps reachable from the revisited state
-	contents map[uint64]struct{} // their contents
-	queue    []uint64
-	v        Set
-	after    []int32 // steps of the path after i that happen after it
-	notdep   []int32 // and those that do not
+	gen     uint32
+	reach   Bits    // the steps reachable from the revisited state
+	classes []int32 // their classes
+	cbits   Bits
+	queue   []uint64
+	v       Set
+	after   []int32 // steps of the path after i that happen after it
+	notdep  []int32 // and those that do not
 }
 
 func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys()} }
@@ -94,8 +94,15 @@ func (s *stateful) Graph() *Graph { return s.g }
 func (s *stateful) Arrive(p Path) {
 	nodes := p.Nodes()
 	n := len(nodes) - 1
+	// The states the path held at depth n and above have been left for good.
+	for d := len(s.fps) - 1; d >= n; d-- {
+		if !s.revisit[d] {
+			s.g.finish(s.fps[d])
+		}
+	}
 	fp := p.(StatePath).Fingerprint()
 	s.fps = append(s.fps[:n], fp)
+	s.revisit = append(s.revisit[:n], false)
 	st := s.g.state(fp)
 	if !s.onPath(st.depth, fp, n) {
 		st.depth = int32(n)
@@ -103,8 +110,7 @@ func (s *stateful) Arrive(p Path) {
 	if n > 0 {
 		s.before(nodes, n-1)
 		s.races(nodes, n-1)
-		from := s.g.state(s.fps[n-1])
-		from.Edges = append(from.Edges, Edge{Step: s.g.intern(nodes[n-1].Step()), To: fp})
+		s.g.AddEdge(s.fps[n-1], s.g.intern(nodes[n-1].Step()), fp)
 	}
 	if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
 		top.Backtrack.Add(0)
@@ -119,6 +125,7 @@ func (s *stateful) onPath(d int32, fp uint64, n int) bool {
 func (s *stateful) Revisit(p Path) {
 	nodes := p.Nodes()
 	n := len(nodes) - 1
+	s.revisit[n] = true
 	low := s.reachable(s.fps[n], n)
 	for i := 0; i < n; i++ {
 		s.split(nodes, i, n)
@@ -127,7 +134,7 @@ func (s *stateful) Revisit(p Path) {
 		}
 		pre := &nodes[i]
 		for k := range pre.Enabled {
-			if _, ok := s.contents[pre.Enabled[k].Content]; ok && s.couldLead(nodes, pre.Enabled[k].Content) {
+			if s.couldLead(nodes, pre.Enabled[k].Content) {
 				pre.Backtrack.Add(k)
 			}
 		}
@@ -136,6 +143,52 @@ func (s *stateful) Revisit(p Path) {
 	for j := low; j < n; j++ {
 		nodes[j].Backtrack.AddAll(len(nodes[j].Enabled))
 	}
+}
+
+// reachable gathers in s.reach the steps of the graph reachable from the state fp, and
+// in s.classes their classes; it returns the shallowest depth of the path (below n) that
+// holds a state reachable from fp, or n when none does. States whose reachable steps are
+// summarized already (every state they reach has been left) are not walked again.
+func (s *stateful) reachable(fp uint64, n int) int {
+	s.gen++
+	if s.gen == 0 { // wrapped: reset the marks
+		for _, st := range s.g.Out {
+			st.mark = 0
+		}
+		s.gen = 1
+	}
+	s.reach.Clear()
+	low := n
+	s.queue = append(s.queue[:0], fp)
+	for len(s.queue) > 0 {
+		u := s.queue[len(s.queue)-1]
+		s.queue = s.queue[:len(s.queue)-1]
+		st := s.g.Out[u]
+		if st == nil || st.mark == s.gen {
+			continue
+		}
+		st.mark = s.gen
+		if st.Sum >= 0 {
+			s.reach.Or(s.g.Sums[st.Sum])
+			continue
+		}
+		if s.onPath(st.depth, u, n) && int(st.depth) < low {
+			low = int(st.depth)
+		}
+		for _, e := range st.Edges {
+			s.reach.Set(int(e.Step))
+			s.queue = append(s.queue, e.To)
+		}
+	}
+	s.cbits.Clear()
+	s.classes = s.classes[:0]
+	s.reach.Each(func(k int) {
+		if c := s.g.class[k]; !s.cbits.Has(int(c)) {
+			s.cbits.Set(int(c))
+			s.classes = append(s.classes, c)
+		}
+	})
+	return low
 }
 
 // split sorts the steps of the path after step i (up to n) into those that happen after
@@ -153,11 +206,11 @@ func (s *stateful) split(nodes []Node, i, n int) {
 
 // racesReachable reports whether some reachable step t could be in a race with step i
 // after the path: t depends on step i, and on no step that happens after i (which would
-// put i before t).
+// put i before t). Steps are compared by class: what the relations look at.
 func (s *stateful) racesReachable(nodes []Node, i int) bool {
 	si := nodes[i].Step()
-	for _, t := range s.reach {
-		ti := &s.g.info[t]
+	for _, c := range s.classes {
+		ti := &s.g.classInfo[c]
 		if s.dep.Dependent(si, ti) && !s.dependsOnAny(nodes, s.after, ti) {
 			return true
 		}
@@ -171,7 +224,7 @@ func (s *stateful) racesReachable(nodes []Node, i int) bool {
 // before it in notdep(i)·v).
 func (s *stateful) couldLead(nodes []Node, content uint64) bool {
 	for _, t := range s.g.index[content] {
-		if s.g.mark[t] == s.gen && !s.dependsOnAny(nodes, s.notdep, &s.g.info[t]) {
+		if s.reach.Has(int(t)) && !s.dependsOnAny(nodes, s.notdep, &s.g.classInfo[s.g.class[t]]) {
 			return true
 		}
 	}
@@ -185,50 +238,6 @@ func (s *stateful) dependsOnAny(nodes []Node, steps []int32, t *StepInfo) bool {
 		}
 	}
 	return false
-}
-
-// reachable gathers in s.reach and s.contents the steps of the graph reachable from
-// the state fp, and returns the shallowest depth of the path (below n) that holds a
-// state reachable from fp, or n when none does.
-func (s *stateful) reachable(fp uint64, n int) int {
-	s.gen++
-	if s.gen == 0 { // wrapped: reset the marks
-		for _, st := range s.g.Out {
-			st.mark = 0
-		}
-		for i := range s.g.info {
-			s.g.mark[i] = 0
-		}
-		s.gen = 1
-	}
-	s.reach = s.reach[:0]
-	if s.contents == nil {
-		s.contents = map[uint64]struct{}{}
-	}
-	clear(s.contents)
-	low := n
-	s.queue = append(s.queue[:0], fp)
-	for len(s.queue) > 0 {
-		u := s.queue[len(s.queue)-1]
-		s.queue = s.queue[:len(s.queue)-1]
-		st := s.g.Out[u]
-		if st == nil || st.mark == s.gen {
-			continue
-		}
-		st.mark = s.gen
-		if s.onPath(st.depth, u, n) && int(st.depth) < low {
-			low = int(st.depth)
-		}
-		for _, e := range st.Edges {
-			if s.g.mark[e.Step] != s.gen {
-				s.g.mark[e.Step] = s.gen
-				s.reach = append(s.reach, e.Step)
-				s.contents[s.g.Steps[e.Step].Content] = struct{}{}
-			}
-			s.queue = append(s.queue, e.To)
-		}
-	}
-	return low
 }
 
 // pathInitials adds to the backtrack set of nodes[i] the steps of the path after i that
@@ -261,105 +270,4 @@ func intersects(a, b *Set) bool {
 		}
 	}
 	return false
-}
-
-// StepSummary is what stateful DPOR keeps of a step explored from a visited state: what
-// the dependence relations look at, and the content of the event it delivered.
-type StepSummary struct {
-	Content  uint64
-	To       model.ID
-	Kind     EventKind
-	Invokes  bool
-	Returns  bool
-	Answers  []model.RequestID
-	Key      string
-	KeyKnown bool
-	Excluded bool
-}
-
-// Edge is a step explored from a visited state: its summary (an index into Graph.Steps)
-// and the fingerprint of the state it led to.
-type Edge struct {
-	Step int32
-	To   uint64
-}
-
-// VisitedState is a visited state's part of the graph: the steps explored from it.
-type VisitedState struct {
-	Edges []Edge
-	depth int32 // where it was last put on the path
-	mark  uint32
-}
-
-// Graph is stateful DPOR's record of the visited states: for each, by fingerprint, the
-// steps explored from it and where they led; the steps are interned. It is plain data,
-// so that a checkpoint can save it and a resumed search rebuild it with AddStep and
-// AddEdge.
-type Graph struct {
-	Steps []StepSummary
-	Out   map[uint64]*VisitedState
-
-	info  []StepInfo // Steps as the dependence relations take them
-	mark  []uint32
-	index map[uint64][]int32 // by content
-}
-
-// NewGraph returns an empty graph.
-func NewGraph() *Graph {
-	return &Graph{Out: map[uint64]*VisitedState{}, index: map[uint64][]int32{}}
-}
-
-// AddStep interns a step summary and returns its index.
-func (g *Graph) AddStep(sum StepSummary) int32 {
-	for _, k := range g.index[sum.Content] {
-		if g.Steps[k].equal(&sum) {
-			return k
-		}
-	}
-	k := int32(len(g.Steps))
-	g.Steps = append(g.Steps, sum)
-	g.info = append(g.info, StepInfo{
-		Event:   Event{Content: sum.Content, To: sum.To, Kind: sum.Kind, Key: sum.Key, KeyKnown: sum.KeyKnown, Excluded: sum.Excluded},
-		Invokes: sum.Invokes, Returns: sum.Returns, Answers: sum.Answers,
-	})
-	g.mark = append(g.mark, 0)
-	g.index[sum.Content] = append(g.index[sum.Content], k)
-	return k
-}
-
-// AddEdge records that step (an index AddStep returned) was explored from the state
-// from and led to the state to.
-func (g *Graph) AddEdge(from uint64, step int32, to uint64) {
-	st := g.state(from)
-	st.Edges = append(st.Edges, Edge{Step: step, To: to})
-}
-
-func (g *Graph) state(fp uint64) *VisitedState {
-	st := g.Out[fp]
-	if st == nil {
-		st = &VisitedState{depth: -1}
-		g.Out[fp] = st
-	}
-	return st
-}
-
-func (g *Graph) intern(si *StepInfo) int32 {
-	ev := &si.Event
-	return g.AddStep(StepSummary{
-		Content: ev.Content, To: ev.To, Kind: ev.Kind, Invokes: si.Invokes, Returns: si.Returns,
-		Answers: si.Answers, Key: ev.Key, KeyKnown: ev.KeyKnown, Excluded: ev.Excluded,
-	})
-}
-
-func (a *StepSummary) equal(b *StepSummary) bool {
-	if a.Content != b.Content || a.To != b.To || a.Kind != b.Kind || a.Invokes != b.Invokes || a.Returns != b.Returns ||
-		a.Key != b.Key || a.KeyKnown != b.KeyKnown || a.Excluded != b.Excluded || len(a.Answers) != len(b.Answers) {
-		return false
-	}
-	for i := range a.Answers {
-		if a.Answers[i] != b.Answers[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems/abd"
 	"github.com/ravelmc/ravel/systems/adr"
 	"github.com/ravelmc/ravel/systems/chord"
 	"github.com/ravelmc/ravel/systems/gossip"
@@ -120,6 +121,20 @@ var catalog = []Entry{
 		Harnesses: gossip.HarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return gossip.New(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "abd",
+		Summary:   "leaderless quorum register with write-back reads (ABD): one writer, readers at every replica",
+		Harnesses: abd.HarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return abd.New(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "abd-buggy",
+		Summary:   "ABD register whose reads answer without writing back: a new value, then an old one",
+		Harnesses: abd.HarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return abd.NewBuggy(c.Agents, c.Harness) },
 	},
 }
 
