@@ -11,6 +11,7 @@ import (
 	"github.com/ravelmc/ravel/systems/adr"
 	"github.com/ravelmc/ravel/systems/chord"
 	"github.com/ravelmc/ravel/systems/gossip"
+	"github.com/ravelmc/ravel/systems/leader"
 	"github.com/ravelmc/ravel/systems/paxos"
 	"github.com/ravelmc/ravel/systems/register"
 )
@@ -135,6 +136,20 @@ var catalog = []Entry{
 		Harnesses: abd.HarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return abd.NewBuggy(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "leader",
+		Summary:   "leader-based register with an election timer and request forwarding; its state space has cycles",
+		Harnesses: leader.HarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return leader.New(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "leader-buggy",
+		Summary:   "leader-based register whose new leader keeps its own value instead of the newest promised one",
+		Harnesses: leader.HarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return leader.NewBuggy(c.Agents, c.Harness) },
 	},
 }
 
