@@ -23,17 +23,33 @@ type Hop struct {
 // Gossip tells an actor a value.
 type Gossip struct{ Val int }
 
+// Ping and Pong are a pinger's round trip; Tick its timer.
+type (
+	Ping struct{}
+	Pong struct{}
+	Tick struct{}
+)
+
 // rule says what an actor does with a request or hop: how many more hops to make, and
 // whether to gossip its value on the way.
 type rule struct {
 	Hops   int
 	Gossip bool
-	Next   int // which peer to forward to (index into peers)
+	Next   int  // which peer to forward to (index into peers)
+	Bounce bool // a read passes on, unchanged, while the actor holds no value: a loop
 }
 
 type node struct {
-	Val   int
-	Rules [2]rule // for reads and for writes
+	Val    int
+	Rules  [2]rule // for reads and for writes
+	Pinger bool    // pings a peer on a timer, re-armed while it holds no value: a loop
+}
+
+// Start arms a pinger's timer.
+func (n *node) Start(ctx *model.Ctx) {
+	if n.Pinger {
+		ctx.SetTimer("tick", Tick{})
+	}
 }
 
 func (n *node) Receive(ctx *model.Ctx, env model.Envelope) {
@@ -44,6 +60,14 @@ func (n *node) Receive(ctx *model.Ctx, env model.Envelope) {
 		n.handle(ctx, m)
 	case Gossip:
 		n.Val = m.Val
+	case Tick:
+		ctx.Send(ctx.Peers()[n.Rules[0].Next%len(ctx.Peers())], Ping{})
+	case Ping:
+		ctx.Send(env.From, Pong{})
+	case Pong:
+		if n.Val == 0 {
+			ctx.SetTimer("tick", Tick{})
+		}
 	}
 }
 
@@ -56,6 +80,10 @@ func (n *node) rule(in specs.RegisterInput) rule {
 
 func (n *node) handle(ctx *model.Ctx, h Hop) {
 	r := n.rule(h.Input)
+	if r.Bounce && !h.Input.Write && n.Val == 0 && len(ctx.Peers()) > 0 {
+		ctx.Send(ctx.Peers()[r.Next%len(ctx.Peers())], h)
+		return
+	}
 	if h.Input.Write {
 		n.Val = h.Input.Value
 	}
@@ -76,7 +104,14 @@ func (n *node) handle(ctx *model.Ctx, h Hop) {
 
 // randomSystem builds the system of seed: 2–3 actors, 2–3 clients with one or two
 // operations each, on an unordered or (sometimes) FIFO network.
-func randomSystem(seed uint64) model.System {
+func randomSystem(seed uint64) model.System { return genSystem(seed, false) }
+
+// randomCyclicSystem builds a random system whose state space has cycles: reads bounce
+// between actors until one holds a value, and an actor pings a peer on a timer it
+// re-arms until it holds one.
+func randomCyclicSystem(seed uint64) model.System { return genSystem(seed, true) }
+
+func genSystem(seed uint64, cyclic bool) model.System {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	n := 2 + rng.IntN(2)
 	actors := make([]model.Actor, n)
@@ -84,7 +119,11 @@ func randomSystem(seed uint64) model.System {
 		nd := &node{}
 		for k := range nd.Rules {
 			nd.Rules[k] = rule{Hops: rng.IntN(2), Gossip: rng.IntN(3) == 0, Next: rng.IntN(n)}
+			if cyclic {
+				nd.Rules[k].Bounce = rng.IntN(2) == 0
+			}
 		}
+		nd.Pinger = cyclic && i == 0 && rng.IntN(2) == 0
 		actors[i] = nd
 	}
 	c := 2 + rng.IntN(2)
@@ -106,5 +145,9 @@ func randomSystem(seed uint64) model.System {
 	if rng.IntN(4) == 0 {
 		net = model.FIFO
 	}
-	return model.System{Name: fmt.Sprintf("random-%d", seed), Actors: actors, Network: net, Harness: model.Clients(specs.Register(), clients...)}
+	name := fmt.Sprintf("random-%d", seed)
+	if cyclic {
+		name = fmt.Sprintf("cyclic-%d", seed)
+	}
+	return model.System{Name: name, Actors: actors, Network: net, Harness: model.Clients(specs.Register(), clients...)}
 }
