@@ -79,6 +79,7 @@ type stateful struct {
 	reach   Bits    // the steps reachable from the revisited state
 	classes []int32 // their classes
 	cbits   Bits
+	racing  Bits // the classes in a race with the step being looked at
 	queue   []uint64
 	v       Set
 	after   []int32 // steps of the path after i that happen after it
@@ -133,6 +134,9 @@ func (s *stateful) Revisit(p Path) {
 			continue
 		}
 		pre := &nodes[i]
+		if s.racersEnabled(pre) {
+			continue
+		}
 		for k := range pre.Enabled {
 			if s.couldLead(nodes, pre.Enabled[k].Content) {
 				pre.Backtrack.Add(k)
@@ -204,18 +208,44 @@ func (s *stateful) split(nodes []Node, i, n int) {
 	}
 }
 
+// racersEnabled handles the races of step i whose later step t was already pending
+// before step i, as Flanagan and Godefroid's rule does: t itself is added to the
+// backtrack set of pre. It reports whether every racing step was; if one was not, the
+// caller adds every event that could lead to it.
+func (s *stateful) racersEnabled(pre *Node) bool {
+	all := true
+	s.reach.Each(func(t int) {
+		if !all || !s.racing.Has(int(s.g.class[t])) {
+			return
+		}
+		c := s.g.Steps[t].Content
+		found := false
+		for k := range pre.Enabled {
+			if pre.Enabled[k].Content == c {
+				pre.Backtrack.Add(k)
+				found = true
+			}
+		}
+		all = found
+	})
+	return all
+}
+
 // racesReachable reports whether some reachable step t could be in a race with step i
 // after the path: t depends on step i, and on no step that happens after i (which would
 // put i before t). Steps are compared by class: what the relations look at.
 func (s *stateful) racesReachable(nodes []Node, i int) bool {
 	si := nodes[i].Step()
+	s.racing.Clear()
+	any := false
 	for _, c := range s.classes {
 		ti := &s.g.classInfo[c]
 		if s.dep.Dependent(si, ti) && !s.dependsOnAny(nodes, s.after, ti) {
-			return true
+			s.racing.Set(int(c))
+			any = true
 		}
 	}
-	return false
+	return any
 }
 
 // couldLead reports whether an event of the given content, delivered after the path,
