@@ -22,7 +22,7 @@ func (k EventKind) String() string {
 	case Timer:
 		return "timer"
 	}
-	return "unknown"
+	return faultKindString(k)
 }
 
 // Event is one thing that can happen next: the delivery of a pending message to its
@@ -49,4 +49,7 @@ type Event struct {
 	// without its causal history: two pending events with equal Content are the same to
 	// the state fingerprint, so stateful strategies match events across revisits by it.
 	Content uint64
+	// Target is, for a drop or a duplication, the ID of the message it acts on, and for a
+	// partition the bit set of the actors on one side of the cut (see faults.go).
+	Target uint64
 }

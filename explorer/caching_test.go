@@ -139,6 +139,11 @@ func TestCachingRefusedWithDS2Heuristics(t *testing.T) {
 	if _, err := explorer.Run(context.Background(), sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true}); err != nil {
 		t.Errorf("dpor with caching: %v", err)
 	}
+	sys.Faults.Drop = 1
+	_, err = explorer.Run(context.Background(), sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true})
+	if err == nil || !strings.Contains(err.Error(), "fault") {
+		t.Errorf("dpor with caching and faults: error = %v, want a refusal naming faults", err)
+	}
 }
 
 func toJSON(t *testing.T, v any) string {

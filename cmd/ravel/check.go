@@ -40,6 +40,7 @@ type checkFlags struct {
 	stateless    bool
 	dependence   string
 	histories    string
+	faults       faultFlags
 }
 
 // newCheckFlagSet declares check's flags. Parse errors are not printed by the flag
@@ -65,6 +66,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
+	f.faults.declare(fs)
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
 }
@@ -139,14 +141,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if _, ok := strat.(dpor.Sampler); ok && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
 	}
-	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless}
+	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
+	if err := f.faults.apply(&sys, &opts); err != nil {
+		return 0, err
+	}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless, Faults: faultsInfo(&sys)}
 	if dep := dpor.RelationOf(strat); dep != nil {
 		info.Dependence = dep.Name()
 	}
 	if f.strategy == "delay-bounded" {
 		info.Delays = &f.delays
 	}
-	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
 	switch f.caching {
 	case "on":
 		opts.StateCaching = true
@@ -256,7 +261,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if r.Delays != nil {
 		fmt.Fprintf(w, "  delays %d", *r.Delays)
 	}
-	fmt.Fprintf(w, "  agents %d  seed %d\n", r.Agents, r.Seed)
+	fmt.Fprintf(w, "  agents %d  seed %d%s\n", r.Agents, r.Seed, r.Faults.describe())
 	if r.Exclusions > 0 {
 		fmt.Fprintf(w, "note: the system excludes %d message types from interleaving; a wrong exclusion hides bugs\n", r.Exclusions)
 	}
@@ -326,7 +331,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}
 	fmt.Fprintf(w, "\nhistory (each operation spans its invocation … its response):\n%s", r.FirstViolation.History.Timeline)
-	fmt.Fprintf(w, "\nschedule (deliveries in order):\n%s", explorer.DescribeSchedule(sys, v.Steps))
+	fmt.Fprintf(w, "\nschedule (deliveries and faults in order%s):\n%s", minimizedNote(v), explorer.DescribeSchedule(sys, v.Steps))
 	if v.Stack != "" {
 		fmt.Fprintf(w, "\nstack of the panic:\n%s", indent(v.Stack))
 	}

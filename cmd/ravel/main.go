@@ -40,6 +40,7 @@ Usage:
   ravel replay FILE             re-run the violation saved by check --out FILE
   ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
   ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
+  ravel run [flags] CONFIG      test a real cluster: intercept, schedule, inject faults, check
 
 Run 'ravel check -h' for check's flags.
 Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
@@ -70,11 +71,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdBench(args[1:], stdout, stderr)
 	case "lincheck":
 		code, err = cmdLincheck(args[1:], stdout, stderr)
+	case "run":
+		code, err = cmdRun(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
-		err = usagef("unknown command %q (valid: list, check, replay, bench, lincheck)", args[0])
+		err = usagef("unknown command %q (valid: list, check, replay, bench, lincheck, run)", args[0])
 	}
 	if err != nil {
 		var u *usageError

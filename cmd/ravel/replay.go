@@ -38,6 +38,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
+	vf.Run.Faults.applyTo(&sys)
 	ids := make([]uint64, len(vf.Violation.Steps))
 	for i, s := range vf.Violation.Steps {
 		id, err := strconv.ParseUint(s.ID, 16, 64)

@@ -10,18 +10,19 @@ import (
 
 // runInfo is what was asked for: enough to rebuild the system and run it again.
 type runInfo struct {
-	System       string `json:"system"`
-	Harness      string `json:"harness"`
-	Strategy     string `json:"strategy"`
-	Agents       int    `json:"agents"`
-	Retries      int    `json:"retries,omitempty"`
-	StateCaching bool   `json:"state_caching"`
-	Stateless    bool   `json:"stateless"`
-	Seed         int64  `json:"seed"`
-	MaxSchedules int64  `json:"max_schedules"`
-	MaxDepth     int    `json:"max_depth"`
-	Dependence   string `json:"dependence,omitempty"`
-	Delays       *int   `json:"delays,omitempty"`
+	System       string      `json:"system"`
+	Harness      string      `json:"harness"`
+	Strategy     string      `json:"strategy"`
+	Agents       int         `json:"agents"`
+	Retries      int         `json:"retries,omitempty"`
+	StateCaching bool        `json:"state_caching"`
+	Stateless    bool        `json:"stateless"`
+	Seed         int64       `json:"seed"`
+	MaxSchedules int64       `json:"max_schedules"`
+	MaxDepth     int         `json:"max_depth"`
+	Dependence   string      `json:"dependence,omitempty"`
+	Delays       *int        `json:"delays,omitempty"`
+	Faults       *faultsJSON `json:"faults,omitempty"`
 }
 
 // checkReport is check's JSON output: one object.
@@ -67,6 +68,8 @@ type violationJSON struct {
 	Replayed bool        `json:"replayed"`
 	History  historyJSON `json:"history"`
 	Steps    []stepJSON  `json:"schedule"`
+	// OriginalLength is the length of the schedule as found, when Steps was minimized.
+	OriginalLength int `json:"original_length,omitempty"`
 }
 
 type historyJSON struct {
@@ -153,6 +156,9 @@ func newViolationJSON(sys *model.System, v *explorer.Violation) violationJSON {
 		History:  newHistoryJSON(sys, v.Events),
 		Steps:    newStepsJSON(sys, v.Steps),
 	}
+	if v.OriginalSteps > 0 {
+		out.OriginalLength = v.OriginalSteps
+	}
 	return out
 }
 
@@ -181,6 +187,9 @@ func newStepsJSON(sys *model.System, steps []explorer.Delivery) []stepJSON {
 			To:    sys.ActorName(d.To),
 			Msg:   explorer.DescribeMessage(d.Msg),
 			Timer: d.Timer,
+		}
+		if d.Kind.IsFault() {
+			out[i].Msg = explorer.DescribeFault(sys, d)
 		}
 	}
 	return out
