@@ -3,7 +3,6 @@ package explorer
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -50,6 +49,11 @@ type engine struct {
 	maxS     int64
 	maxDepth int
 	end      ScheduleEnd
+
+	// judged is the entry of the history of the schedule that ended last; sess the
+	// sampler session, when one runs (sampling.go).
+	judged *canonEntry
+	sess   *session
 }
 
 type peek struct {
@@ -63,11 +67,19 @@ type peek struct {
 // Run explores sys with opts and reports what it found. It returns an error when the
 // system cannot be explored at all (it does not validate, or an actor cannot be copied);
 // a panic in a handler is a finding, not an error. Cancelling ctx ends the search early
-// with the statistics so far.
+// with the statistics so far. When Ravel's own machinery fails during the search (the
+// visited set's disk), Run returns both the error and the result so far, with any
+// violation already found; a nil result means nothing was explored.
 func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
+	if err := checkSize(len(sys.Actors)); err != nil {
+		return nil, err
+	}
 	x, err := newExecutor(&sys, opts.Reflective)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Sampling != nil && opts.Sampling.DeclaredRacy && sys.Racy == nil {
+		return nil, fmt.Errorf("system %q declares no racy message types (model.System.Racy): calibrate R instead", sys.Name)
 	}
 	e := &engine{
 		x:        x,
@@ -80,12 +92,15 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	if e.strat == nil {
 		e.strat = dpor.Exhaustive()
+		if opts.Sampling != nil {
+			e.strat = samplingStrategy{opts.Sampling}
+		}
 	}
 	if opts.StateCaching {
 		if e.strat, e.cacher, err = cacheable(e.strat, x.faulty); err != nil {
 			return nil, err
 		}
-		if e.visited, err = openVisited(opts); err != nil {
+		if e.visited, err = openVisitedSet(opts); err != nil {
 			return nil, err
 		}
 	}
@@ -93,8 +108,8 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	x.keys = e.needs.Keys
 	e.stats.BeforeFirst = -1
 	var complete bool
-	if s, ok := e.strat.(dpor.Sampler); ok {
-		complete = e.sample(ctx, s.Seed())
+	if cfg, seed, ok := samplingOf(opts, e.strat); ok {
+		complete = e.sample(ctx, cfg, seed)
 	} else {
 		complete = e.search(ctx)
 	}
@@ -105,9 +120,6 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		if err := e.visited.Close(); err != nil && e.err == nil {
 			e.err = fmt.Errorf("visited set: %w", err)
 		}
-	}
-	if e.err != nil {
-		return nil, e.err
 	}
 	if bad != nil && (e.first == nil || bad.first.schedule < e.first.Schedule) {
 		e.first = &Violation{
@@ -124,7 +136,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	// Checking overlaps exploring: TS is the time the search itself took, TT the time
 	// until every history was checked too.
 	e.stats.Explore = exploreEnd
-	if e.first != nil {
+	if e.first != nil && e.err == nil {
 		e.verifyReplay(e.first)
 		if opts.Minimize && e.first.Replayed {
 			e.first = minimize(ctx, e.x, e.first)
@@ -138,7 +150,12 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		}
 	}
 	res.Canonical = canonical
-	return res, nil
+	if e.sess != nil {
+		res.Sampling = e.sess.finish(e)
+	}
+	// A failure of Ravel's own during the search (the visited set's disk) ends it, but
+	// what was found before — a violation above all — is still the caller's to report.
+	return res, e.err
 }
 
 // begin puts the initial state on an empty path; false means the start-up failed, which
@@ -175,7 +192,9 @@ func (e *engine) search(ctx context.Context) bool {
 			e.pop()
 			continue
 		}
-		if e.stats.Steps&1023 == 0 {
+		// Every 64 steps: a step of a large system can take milliseconds, and a long
+		// schedule must still show progress and stop promptly when interrupted.
+		if e.stats.Steps&63 == 0 {
 			if ctx.Err() != nil {
 				e.stats.Interrupted = true
 				return false
@@ -274,47 +293,6 @@ func (e *engine) rebuild(d int) {
 		e.states[j+1] = s
 	}
 	e.stale = false
-}
-
-// sample runs the random walks of a Sampler until the schedule budget is spent.
-func (e *engine) sample(ctx context.Context, seed int64) bool {
-	init, ok := e.begin()
-	if !ok {
-		return true
-	}
-	lastProgress := time.Now()
-	for w := uint64(0); e.stats.Schedules < e.maxS; w++ {
-		if ctx.Err() != nil {
-			e.stats.Interrupted = true
-			return false
-		}
-		if e.opts.Progress != nil && time.Since(lastProgress) >= e.progressEvery() {
-			lastProgress = time.Now()
-			e.progress()
-		}
-		rng := rand.New(rand.NewPCG(uint64(seed), w))
-		e.push(init)
-		for {
-			d := len(e.states) - 1
-			n := &e.nodes[d]
-			if len(n.Enabled) == 0 || d >= e.maxDepth {
-				e.endSchedule(e.states[d], len(n.Enabled) > 0)
-				break
-			}
-			next, fail := e.take(d, e.pick(rng, n.Enabled))
-			if fail != nil {
-				e.stats.Schedules++
-				e.stats.Panics++
-				e.fail(fail, next, d+1)
-				break
-			}
-			e.push(next)
-		}
-		for len(e.states) > 0 {
-			e.pop()
-		}
-	}
-	return false
 }
 
 // take runs event i of the node at depth d — or reuses its peek — and records what the
@@ -506,7 +484,7 @@ func (e *engine) endSchedule(s *state, cut bool) {
 		e.end = ScheduleEnd{Index: e.stats.Schedules, Steps: e.steps(d), Events: events, Fingerprint: s.fingerprint(), Cut: cut}
 		e.opts.OnSchedule(&e.end)
 	}
-	e.checker.judge(s.chrono, events, &e.stats, func() found {
+	e.judged = e.checker.judge(s.chrono, events, &e.stats, func() found {
 		return found{
 			schedule:    e.stats.Schedules,
 			steps:       e.steps(len(e.states) - 1),
@@ -527,6 +505,7 @@ func (e *engine) fail(f *failure, s *state, d int) {
 	if s != nil {
 		v.Steps = deliveries(append(e.steps(d-1), e.nodes[d-1].Enabled[e.nodes[d-1].Taken]))
 		v.Events = append([]histories.Event(nil), e.log[:s.events]...)
+		v.Fingerprint = s.fingerprint()
 	}
 	e.stats.ToFirst = time.Since(e.start)
 	e.stats.BeforeFirst = e.stats.Unique
@@ -544,14 +523,21 @@ func deliveries(evs []dpor.Event) []Delivery {
 // verifyReplay re-runs v's schedule from the initial state and records whether it
 // reaches the same end (DESIGN.md, Semantics 1).
 func (e *engine) verifyReplay(v *Violation) {
-	if v.Kind != "nonlinearizable" {
-		v.Replayed = true // a panic's replay is checked by Replay's caller
-		return
-	}
 	ids := make([]uint64, len(v.Steps))
 	for i, s := range v.Steps {
 		ids[i] = s.ID
 	}
 	ex, err := replay(e.x, ids)
-	v.Replayed = err == nil && ex.Fingerprint == v.Fingerprint
+	if err != nil {
+		v.Replayed = false
+		return
+	}
+	if v.Kind == "nonlinearizable" {
+		v.Replayed = ex.Failure == "" && ex.Fingerprint == v.Fingerprint
+		return
+	}
+	// A panic or bad response must recur at the same step, with the same message, from
+	// the same state; one that does not is not verified.
+	v.Replayed = ex.Failure == v.Kind+": "+v.Message && len(ex.Steps) == len(v.Steps) &&
+		(len(v.Steps) == 0 || ex.Fingerprint == v.Fingerprint)
 }

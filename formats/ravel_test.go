@@ -205,19 +205,32 @@ func FuzzReadRavel(f *testing.F) {
 	f.Add(`{"client":0,"input":{"f":"cas","from":1,"to":2},"output":"ok","call":1,"return":4}`)
 	f.Add(`{"client":1,"input":{"f":"read"},"output":null,"call":2,"return":3}` + "\n" +
 		`{"client":2,"input":{"f":"write","value":-3},"call":5,"open":true}`)
+	f.Add("\xef\xbb\xbf# a comment\n\n" + `{"client":0,"input":{"f":"get","key":"k\u001b"},"output":"","call":1,"return":1}`)
+	addRavelSeeds(f, "porcupine/jepsen/etcd_00*.log", func(r *strings.Reader, name string) ([]histories.Operation[specs.CASInput, specs.CASOutput], error) {
+		return ReadJepsen(r, name)
+	}, CASCodec())
+	addRavelSeeds(f, "porcupine/kv/*.txt", func(r *strings.Reader, name string) ([]histories.Operation[specs.KVInput, specs.KVOutput], error) {
+		return ReadPorcupineKV(r, name)
+	}, KVCodec())
 	f.Fuzz(func(t *testing.T, in string) {
-		ops, err := ReadRavel(strings.NewReader(in), "fuzz", CASCodec())
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "fuzz:") {
-				t.Errorf("error %q does not start with the name", err)
-			}
-			return
-		}
-		for i, op := range ops {
-			if !op.Open && op.Return < op.Call {
-				t.Errorf("operation %d returns at %d, before its call at %d", i, op.Return, op.Call)
-			}
-		}
-		roundTrip(t, ops, CASCodec())
+		fuzzRavel(t, in, CASCodec())
+		fuzzRavel(t, in, KVCodec())
+		fuzzRavel(t, in, RegisterCodec())
 	})
+}
+
+func fuzzRavel[I, O comparable](t *testing.T, in string, codec Codec[I, O]) {
+	ops, err := ReadRavel(strings.NewReader(in), "fuzz", codec)
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "fuzz:") {
+			t.Errorf("error %q does not start with the name", err)
+		}
+		return
+	}
+	for i, op := range ops {
+		if !op.Open && op.Return < op.Call {
+			t.Errorf("operation %d returns at %d, before its call at %d", i, op.Return, op.Call)
+		}
+	}
+	roundTrip(t, ops, codec)
 }

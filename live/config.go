@@ -88,9 +88,9 @@ type WorkloadConfig struct {
 
 // SchedulerConfig is the scheduler and its parameters.
 type SchedulerConfig struct {
-	Type   string        `yaml:"type"`   // random (default) or pct
-	Depth  int           `yaml:"depth"`  // pct: bug depth d (default 3)
-	Events int           `yaml:"events"` // pct: expected steps per iteration (default 200)
+	Type   string        `yaml:"type"`   // a sampler: random (default), rapos, pos, pctcp (pct), tapct, dpos
+	Depth  int           `yaml:"depth"`  // pctcp, tapct, dpos: bug depth d (default 3)
+	Events int           `yaml:"events"` // pctcp, tapct, dpos: n, the steps change points are drawn from (default 200)
 	Wait   time.Duration `yaml:"wait"`   // quiet time before each step (default 1ms)
 	// Patience is how long a replay waits for a recorded message to show up before it
 	// skips that step as diverged (default 200ms).

@@ -2,7 +2,11 @@ package live
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/samplers"
 )
 
 // seqChooser draws from a fixed sequence (each value taken modulo k), for exhaustive
@@ -64,43 +68,36 @@ func order(s Sampler, c Chooser) []MsgID {
 	return out
 }
 
-// TestSamplersUniformOrders checks, by enumerating every draw, that the random walk and
-// PCT with depth 1 give each of the 3! delivery orders probability 1/6 (the closed form
-// for both when every message is enabled from the start).
-func TestSamplersUniformOrders(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		s      func() Sampler
-		bounds []int
-	}{
-		{"random", func() Sampler { return &RandomWalk{} }, []int{3, 2}},
-		{"pct d=1", func() Sampler { return &PCT{Depth: 1, Events: 3} }, []int{2, 3}}, // ranks: insert 1 at 0..1, 2 at 0..2
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			probs := map[string]float64{}
-			enumerate(c.bounds, func(draws []int, p float64) {
-				ch := &seqChooser{draws: draws}
-				o := order(c.s(), ch)
-				probs[fmtOrder(o)] += p
-				var asked []int
-				for _, k := range ch.k {
-					if k > 1 {
-						asked = append(asked, k)
-					}
-				}
-				if !slices.Equal(asked, c.bounds) {
-					t.Fatalf("draws asked with bounds %v, want %v", asked, c.bounds)
-				}
-			})
-			if len(probs) != 6 {
-				t.Fatalf("%d orders reached, want 6: %v", len(probs), probs)
+// TestRandomWalkUniformOrders checks, by enumerating every draw, that the random walk
+// gives each of the 3! delivery orders probability 1/6 when every message is enabled
+// from the start (the closed form).
+func TestRandomWalkUniformOrders(t *testing.T) {
+	bounds := []int{3, 2}
+	probs := map[string]float64{}
+	enumerate(bounds, func(draws []int, p float64) {
+		ch := &seqChooser{draws: draws}
+		s, err := NewSampler("random", 3, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs[fmtOrder(order(s, ch))] += p
+		var asked []int
+		for _, k := range ch.k {
+			if k > 1 {
+				asked = append(asked, k)
 			}
-			for o, p := range probs {
-				if p < 1.0/6-1e-9 || p > 1.0/6+1e-9 {
-					t.Errorf("P(%s) = %v, want 1/6", o, p)
-				}
-			}
-		})
+		}
+		if !slices.Equal(asked, bounds) {
+			t.Fatalf("draws asked with bounds %v, want %v", asked, bounds)
+		}
+	})
+	if len(probs) != 6 {
+		t.Fatalf("%d orders reached, want 6: %v", len(probs), probs)
+	}
+	for o, p := range probs {
+		if p < 1.0/6-1e-9 || p > 1.0/6+1e-9 {
+			t.Errorf("P(%s) = %v, want 1/6", o, p)
+		}
 	}
 }
 
@@ -112,18 +109,98 @@ func fmtOrder(o []MsgID) string {
 	return string(b)
 }
 
-// TestPCTChangePoint: with depth 2 and the change point at step 1, the message PCT would
-// deliver first is demoted below every other and delivered last.
-func TestPCTChangePoint(t *testing.T) {
-	// Draws: change point 1+IntN(3)=1; ranks: 1 inserted at 0 (before 0), 2 at 0.
-	p := &PCT{Depth: 2, Events: 3}
-	got := order(p, &seqChooser{draws: []int{0, 0, 0}})
-	// Ranks high→low: 2, 1, 0; 2 is demoted at step 1, so 1, 0, then 2.
-	if want := []MsgID{1, 0, 2}; !slices.Equal(got, want) {
-		t.Fatalf("order %v, want %v", got, want)
+// tree is a fixed causal structure for the adapter oracle: roots 0, 1, 2 at nodes 0, 1,
+// 1; delivering 0 sends 3 to node 1 and 4 to node 2; delivering 3 sends 5 to node 0;
+// delivering 1 sends 6 to node 2.
+var tree = struct {
+	to       []int
+	children map[int][]int
+}{to: []int{0, 1, 1, 1, 2, 0, 2}, children: map[int][]int{0: {3, 4}, 3: {5}, 1: {6}}}
+
+// treeWorld is tree as a samplers.World.
+type treeWorld struct{ enabled []uint64 }
+
+func (w *treeWorld) Enabled() []uint64 { return w.enabled }
+
+func (w *treeWorld) Deliver(id uint64) ([]samplers.Event, bool) {
+	w.enabled = slices.DeleteFunc(w.enabled, func(x uint64) bool { return x == id })
+	var out []samplers.Event
+	for _, c := range tree.children[int(id)] {
+		w.enabled = append(w.enabled, uint64(c))
+		out = append(out, samplers.Event{ID: uint64(c), To: model.ID(tree.to[c]), After: []uint64{id}, Racy: true})
 	}
-	p = &PCT{Depth: 1, Events: 3}
-	if got, want := order(p, &seqChooser{draws: []int{0, 0}}), []MsgID{2, 1, 0}; !slices.Equal(got, want) {
-		t.Fatalf("depth 1: order %v, want %v", got, want)
+	return out, true
+}
+
+// TestAdapterMatchesDrive is the adapter's oracle: over the same events, the live
+// runner's calls (Created as messages are intercepted, Next, Delivered) make every
+// sampler deliver exactly what samplers.Drive, the model checker's loop, delivers with
+// the same seed.
+func TestAdapterMatchesDrive(t *testing.T) {
+	for _, name := range samplers.Names() {
+		t.Run(name, func(t *testing.T) {
+			for seed := range uint64(40) {
+				cfg, err := samplers.New(name, samplers.Options{Depth: 2, Events: 7, RacyEvents: 7})
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := &treeWorld{enabled: []uint64{0, 1, 2}}
+				var want []uint64
+				initial := []samplers.Event{{ID: 0, To: 0, Racy: true}, {ID: 1, To: 1, Racy: true}, {ID: 2, To: 1, Racy: true}}
+				rec := &recorder{World: w, out: &want}
+				samplers.Drive(rec, cfg.Sampler(7), 0, samplers.NewRand(seed, 0), initial, 100)
+
+				s, err := NewSampler(name, 2, 7)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Begin(0, NewChooser(seed, 0))
+				enabled := []MsgID{0, 1, 2}
+				for _, id := range enabled {
+					s.Created(EventInfo{ID: id, To: tree.to[id]})
+				}
+				var got []uint64
+				for len(enabled) > 0 {
+					id := s.Next(enabled)
+					got = append(got, uint64(id))
+					enabled = slices.DeleteFunc(enabled, func(x MsgID) bool { return x == id })
+					s.Delivered(id, nil)
+					for _, c := range tree.children[int(id)] {
+						enabled = append(enabled, MsgID(c))
+						s.Created(EventInfo{ID: MsgID(c), To: tree.to[c], After: []MsgID{id}})
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("seed %d: live order %v, samplers.Drive order %v", seed, got, want)
+				}
+			}
+		})
+	}
+}
+
+// recorder records the deliveries of a World.
+type recorder struct {
+	samplers.World
+	out *[]uint64
+}
+
+func (r *recorder) Deliver(id uint64) ([]samplers.Event, bool) {
+	*r.out = append(*r.out, id)
+	return r.World.Deliver(id)
+}
+
+// TestNewSamplerNames: every sampler of package samplers is a live scheduler; an unknown
+// name is refused with the valid ones.
+func TestNewSamplerNames(t *testing.T) {
+	for _, name := range append(samplers.Names(), "") {
+		if _, err := NewSampler(name, 3, 10); err != nil {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+	if _, err := NewSampler("fifo", 3, 10); err == nil || !strings.Contains(err.Error(), "tapct") {
+		t.Errorf("fifo: err %v, want the valid names", err)
+	}
+	if _, err := NewSampler("pct", 3, 0); err == nil {
+		t.Error("pct with 0 events accepted")
 	}
 }

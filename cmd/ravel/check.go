@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/systems"
 )
@@ -40,6 +39,7 @@ type checkFlags struct {
 	stateless    bool
 	dependence   string
 	histories    string
+	sampling     samplerFlags
 	faults       faultFlags
 }
 
@@ -60,12 +60,13 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
 	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
 	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
-	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family: actor, history or key (default: history; key for liviola)")
+	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: actor, history or key (default: history; key for liviola; actor for the samplers)")
 	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive, delay-bounded and dpor only)")
 	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
+	addSamplerFlags(fs, &f.sampling)
 	f.faults.declare(fs)
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
@@ -115,31 +116,37 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if f.harness == "" {
 		f.harness = entry.Harnesses[0]
 	}
+	ef := exploreFlags{maxSchedules: f.maxSchedules, maxDepth: f.maxDepth, agents: f.agents, retries: f.retries, delays: f.delays, dependence: f.dependence}
+	if err := ef.validate("check", fs); err != nil {
+		return 0, err
+	}
 	if f.agents == 0 {
 		f.agents = entry.Agents
 	}
 	if f.retries < 0 {
 		f.retries = entry.Retries
 	}
-	if f.agents < 1 {
-		return 0, usagef("check: --agents must be at least 1, got %d", f.agents)
-	}
-	if f.maxSchedules < 0 {
-		return 0, usagef("check: --max-schedules must be 0 (no limit) or positive, got %d", f.maxSchedules)
-	}
-	if f.maxDepth < 0 {
-		return 0, usagef("check: --max-depth must be 0 (no limit) or positive, got %d", f.maxDepth)
-	}
 	sys, err := entry.New(systems.Config{Agents: f.agents, Harness: f.harness, Retries: f.retries})
 	if err != nil {
 		return 0, usagef("check %s: %v", entry.Name, err)
 	}
-	strat, err := dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence})
-	if err != nil {
+	var strat dpor.Strategy
+	var sampling *samplers.Config
+	if isSampler(f.strategy) {
+		if sampling, err = samplerConfig(f.strategy, &f.sampling, f.dependence); err != nil {
+			return 0, usagef("check: %v", err)
+		}
+		strat = samplerStrategyName(sampling.Name)
+	} else if strat, err = dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence}); err != nil {
 		return 0, usagef("check: %v", err)
 	}
-	if _, ok := strat.(dpor.Sampler); ok && f.maxSchedules == 0 {
+	if _, ok := strat.(dpor.Sampler); (ok || sampling != nil) && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
+	}
+	if sampling == nil {
+		if err := ef.validateStrategy("check", fs, strat, true, nil); err != nil {
+			return 0, err
+		}
 	}
 	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
 	if err := f.faults.apply(&sys, &opts); err != nil {
@@ -151,6 +158,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if f.strategy == "delay-bounded" {
 		info.Delays = &f.delays
+	}
+	if sampling != nil && sampling.DeclaredRacy && sys.Racy == nil {
+		return 0, usagef("check: --racy declared: %s declares no racy message types; use --racy auto", entry.Name)
+	}
+	if sampling != nil {
+		info.Dependence = sampling.Dependence.Name()
+		strat, opts.Strategy = nil, nil
+		opts.Sampling, opts.Seed, opts.FirstRun = sampling, f.seed, f.sampling.run
 	}
 	switch f.caching {
 	case "on":
@@ -174,39 +189,68 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 				thousands(s.Schedules), thousands(s.Steps), s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	res, err := explorer.Run(ctx, sys, opts)
-	if err != nil {
-		return 0, fmt.Errorf("check %s: %w", entry.Name, err)
-	}
-	report := newCheckReport(info, res, &sys)
-	if f.histories != "" {
-		if err := writeHistories(f.histories, &sys, res); err != nil {
-			return 0, usagef("check: --histories: %v", err)
+	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}} {
+		if o.path != "" {
+			if err := prepareOutput("check: "+o.flag, o.path); err != nil {
+				return 0, err
+			}
 		}
 	}
+	ctx, stop := interruptContext()
+	defer stop()
+	res, runErr := explorer.Run(ctx, sys, opts)
+	if res == nil {
+		return 0, fmt.Errorf("check %s: %w", entry.Name, runErr)
+	}
+	return finishCheck(stdout, stderr, &sys, info, res, runErr, f)
+}
+
+// finishCheck writes the files asked for, prints the report, and returns the exit
+// status. Whatever failed late — the run's own store (runErr), a file — is reported
+// after the report and its violation, never instead of them.
+func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res *explorer.Result, runErr error, f checkFlags) (int, error) {
+	report := newCheckReport(info, res, sys)
+	var errs []error
+	if runErr != nil {
+		errs = append(errs, fmt.Errorf("check %s: %w (the figures cover the search until then)", info.System, runErr))
+	}
+	if f.histories != "" {
+		if err := writeHistories(f.histories, sys, res); err != nil {
+			errs = append(errs, fmt.Errorf("check: --histories: %w", err))
+		}
+	}
+	saved := ""
 	if f.out != "" && report.FirstViolation != nil {
-		if err := writeViolation(f.out, info, *report.FirstViolation); err != nil {
-			return 0, usagef("check: --out: %v", err)
+		if err := writeViolation(f.out, info, res.First, *report.FirstViolation); err != nil {
+			errs = append(errs, fmt.Errorf("check: --out: %w", err))
+		} else {
+			saved = f.out
 		}
 	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(report); err != nil {
-			return 0, err
+			errs = append(errs, err)
 		}
 	} else {
-		printCheck(stdout, &sys, report, res, f.out)
+		printCheck(stdout, sys, report, res, saved)
+		if res.Sampling != nil {
+			fmt.Fprintln(stdout)
+			printSampling(stdout, res.Sampling)
+		}
 	}
+	code := exitOK
 	switch {
 	case res.First != nil:
-		return exitViolation, nil
+		code = exitViolation
 	case res.Stats.Interrupted:
-		return exitInterrupted, nil
+		code = exitInterrupted
 	}
-	return exitOK, nil
+	for _, err := range errs {
+		code = lateFailure(stderr, code, err)
+	}
+	return code, nil
 }
 
 // budget turns the command line's "0 means no limit" into the explorer's.
@@ -245,14 +289,6 @@ func writeHistories(path string, sys *model.System, res *explorer.Result) error 
 	return os.WriteFile(path, []byte(buf.String()), 0o644)
 }
 
-func writeViolation(path string, info runInfo, v violationJSON) error {
-	b, err := json.MarshalIndent(violationFile{Format: violationFormat, Run: info, Violation: v}, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
-}
-
 func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {
 	fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s", r.System, r.Harness, r.Strategy)
 	if r.Dependence != "" {
@@ -289,7 +325,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	row("UH/S", "progression", percent(r.Progression))
 	row("NL/S", "precision", percent(r.Precision))
 	if r.Panics > 0 {
-		row("", "schedules ending in a panic or bad response", thousands(r.Panics))
+		row("", "schedules ending in a panic, bad response or failed assertion", thousands(r.Panics))
 	}
 	if r.StateCaching {
 		row("", "states (unique)", thousands(r.States))

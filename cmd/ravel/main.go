@@ -7,7 +7,7 @@
 //	ravel bench [flags]
 //
 // Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input,
-// 130 when interrupted before finding anything.
+// 130 when interrupted (SIGINT or SIGTERM) before finding anything.
 package main
 
 import (
@@ -39,13 +39,14 @@ Usage:
   ravel check SYSTEM [flags]    explore SYSTEM's schedules and check every history
   ravel replay FILE             re-run the violation saved by check --out FILE
   ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
+  ravel bench samplers --figure 5|6   the samplers on seeds/000's micro-benchmark
   ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
   ravel run [flags] CONFIG      test a real cluster: intercept, schedule, inject faults, check
 
 Run 'ravel check -h' for check's flags.
 Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
-(or a failure of the visited-state store on disk), 130 interrupted before a
-violation was found.
+(or a failure of the visited-state store on disk), 130 interrupted (SIGINT or
+SIGTERM) before a violation was found.
 `
 
 func main() {

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
-	"strconv"
+	"strings"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
@@ -16,19 +14,17 @@ import (
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
-		return 0, usagef("usage: ravel replay FILE (a file written by ravel check --out FILE)")
+		return 0, usagef("usage: ravel replay FILE (a file written by ravel check --out FILE; - for standard input)")
 	}
 	path := args[0]
-	data, err := os.ReadFile(path)
+	in, err := openInput(path)
 	if err != nil {
 		return 0, usagef("replay: %v", err)
 	}
-	var vf violationFile
-	if err := json.Unmarshal(data, &vf); err != nil {
-		return 0, usagef("replay: %s: not a violation file: %v", path, err)
-	}
-	if vf.Format != violationFormat {
-		return 0, usagef("replay: %s: format %q, want %q (written by ravel check --out)", path, vf.Format, violationFormat)
+	vf, ids, err := readViolationFile(in, path)
+	in.Close()
+	if err != nil {
+		return 0, usagef("replay: %v", err)
 	}
 	entry, err := systems.Lookup(vf.Run.System)
 	if err != nil {
@@ -39,14 +35,6 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
 	vf.Run.Faults.applyTo(&sys)
-	ids := make([]uint64, len(vf.Violation.Steps))
-	for i, s := range vf.Violation.Steps {
-		id, err := strconv.ParseUint(s.ID, 16, 64)
-		if err != nil {
-			return 0, usagef("replay: %s: step %d: bad id %q: want 16 hex digits", path, i+1, s.ID)
-		}
-		ids[i] = id
-	}
 	ex, err := explorer.Replay(sys, ids, false)
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
@@ -54,12 +42,30 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, vf.Run.Harness, vf.Run.Agents, len(ex.Steps))
 	fmt.Fprintf(stdout, "\nhistory (each operation spans its invocation … its response):\n%s", histories.Timeline(&sys, ex.Events))
 	fmt.Fprintf(stdout, "\nschedule (deliveries in order):\n%s", explorer.DescribeSchedule(&sys, ex.Steps))
-	same := reflect.DeepEqual(newHistoryJSON(&sys, ex.Events), vf.Violation.History)
-	if same {
-		fmt.Fprintln(stdout, "\nthe replay gives the same history as the saved violation")
-	} else {
-		fmt.Fprintln(stdout, "\nthe replay gives a DIFFERENT history from the saved violation (the system changed, or a handler is not deterministic)")
+	// What the file says happened must be what happens: the same deliveries, history,
+	// failure and final state.
+	var differ []string
+	if !reflect.DeepEqual(newStepsJSON(&sys, ex.Steps), vf.Violation.Steps) {
+		differ = append(differ, "the deliveries")
 	}
+	if !reflect.DeepEqual(newHistoryJSON(&sys, ex.Events), vf.Violation.History) {
+		differ = append(differ, "the history")
+	}
+	if fp := fmt.Sprintf("%016x", ex.Fingerprint); fp != vf.Fingerprint {
+		differ = append(differ, fmt.Sprintf("the final state (fingerprint %s, saved %s)", fp, vf.Fingerprint))
+	}
+	failure := ""
+	if vf.Violation.Kind != "nonlinearizable" {
+		failure = vf.Violation.Kind + ": " + vf.Violation.Message
+	}
+	if ex.Failure != failure {
+		differ = append(differ, fmt.Sprintf("the failure (%q, saved %q)", ex.Failure, failure))
+	}
+	if len(differ) > 0 {
+		fmt.Fprintf(stdout, "\nthe replay does NOT reproduce the saved violation: %s differ\n", strings.Join(differ, ", "))
+		return 0, usagef("replay: %s: the replay differs from the saved violation in %s: the system changed since the file was written, or a handler is not deterministic", path, strings.Join(differ, ", "))
+	}
+	fmt.Fprintln(stdout, "\nthe replay gives the same history as the saved violation")
 	if ex.Failure != "" {
 		fmt.Fprintf(stdout, "VIOLATION: %s\n", ex.Failure)
 		return exitViolation, nil
@@ -69,6 +75,6 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		fmt.Fprintln(stdout, "VIOLATION: the history is not linearizable")
 		return exitViolation, nil
 	}
-	fmt.Fprintln(stdout, "the history is linearizable")
-	return exitOK, nil
+	fmt.Fprintln(stdout, "the history is linearizable, though the saved violation said otherwise")
+	return 0, usagef("replay: %s: the saved violation's history is linearizable: the file does not hold a violation", path)
 }

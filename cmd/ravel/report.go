@@ -59,6 +59,9 @@ type checkReport struct {
 	FirstViolationSeconds    *float64       `json:"first_violation_seconds"`
 	SchedulesPerSecond       float64        `json:"schedules_per_second"`
 	FirstViolation           *violationJSON `json:"first_violation"`
+
+	// Sampling holds a sampler session's statistics (docs/samplers.md).
+	Sampling *explorer.SamplingStats `json:"sampling,omitempty"`
 }
 
 type violationJSON struct {
@@ -94,14 +97,19 @@ type stepJSON struct {
 	Timer string `json:"timer,omitempty"`
 }
 
-// violationFile is what check --out writes and replay reads.
+// violationFile is what check --out writes and replay reads. ScheduleDigest and
+// Fingerprint identify the violation: replay refuses a file whose digest does not match
+// its run and schedule (edited or damaged), and one whose replay does not end in the
+// saved state.
 type violationFile struct {
-	Format    string        `json:"format"`
-	Run       runInfo       `json:"run"`
-	Violation violationJSON `json:"violation"`
+	Format         string        `json:"format"`
+	Run            runInfo       `json:"run"`
+	ScheduleDigest string        `json:"schedule_digest"`
+	Fingerprint    string        `json:"fingerprint"`
+	Violation      violationJSON `json:"violation"`
 }
 
-const violationFormat = "ravel-violation/1"
+const violationFormat = "ravel-violation/2"
 
 func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) checkReport {
 	st := res.Stats
@@ -134,6 +142,7 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		r.Precision = float64(st.Nonlinearizable) / float64(st.Schedules)
 	}
 	r.Exclusions = res.Exclusions
+	r.Sampling = res.Sampling
 	r.States, r.Revisits, r.StepsReplayed = st.States, st.Revisits, st.Replayed
 	v := st.Visited
 	r.VisitedSpilled, r.DiskReads, r.FilterFalsePositives, r.CollisionProbability = v.Spilled, v.DiskReads, v.FilterFalsePositives, v.CollisionProbability
