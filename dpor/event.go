@@ -45,6 +45,10 @@ type Event struct {
 	Key      string
 	KeyKnown bool
 	Excluded bool
+	// Content hashes what the event is — kind, sender, receiver, timer name, payload —
+	// without its causal history: two pending events with equal Content are the same to
+	// the state fingerprint, so stateful strategies match events across revisits by it.
+	Content uint64
 	// Target is, for a drop or a duplication, the ID of the message it acts on, and for a
 	// partition the bit set of the actors on one side of the cut (see faults.go).
 	Target uint64

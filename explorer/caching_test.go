@@ -126,14 +126,26 @@ func TestStatelessMatchesStateful(t *testing.T) {
 	}
 }
 
-func TestCachingRefusedWithDPOR(t *testing.T) {
+// TestCachingRefusedWithDS2Heuristics: TransDPOR, IRed and LiViola keep no graph of
+// visited states, so caching is refused with them; dpor runs its stateful variant.
+func TestCachingRefusedWithDS2Heuristics(t *testing.T) {
 	sys, err := register.New(2, "2r1w")
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, s := range []dpor.Strategy{dpor.TransDPOR(dpor.History()), dpor.IRed(dpor.History()), dpor.LiViola(dpor.Key())} {
+		_, err = explorer.Run(context.Background(), sys, explorer.Options{Strategy: s, StateCaching: true})
+		if err == nil || !strings.Contains(err.Error(), "not sound") {
+			t.Errorf("%s: error = %v, want a refusal saying caching is not sound", s.Name(), err)
+		}
+	}
+	if _, err := explorer.Run(context.Background(), sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true}); err != nil {
+		t.Errorf("dpor with caching: %v", err)
+	}
+	sys.Faults.Drop = 1
 	_, err = explorer.Run(context.Background(), sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true})
-	if err == nil || !strings.Contains(err.Error(), "not sound") {
-		t.Errorf("error = %v, want a refusal saying caching is not sound with dpor", err)
+	if err == nil || !strings.Contains(err.Error(), "fault") {
+		t.Errorf("dpor with caching and faults: error = %v, want a refusal naming faults", err)
 	}
 }
 

@@ -98,10 +98,8 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			e.strat = samplingStrategy{opts.Sampling}
 		}
 	}
-	e.needs = e.strat.Needs()
-	x.keys = e.needs.Keys
 	if opts.StateCaching {
-		if e.cacher, err = cacheable(e.strat); err != nil {
+		if e.strat, e.cacher, err = cacheable(e.strat, x.faulty); err != nil {
 			return nil, err
 		}
 	}
@@ -114,6 +112,8 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	e.needs = e.strat.Needs()
+	x.keys = e.needs.Keys
 	e.stats.BeforeFirst = -1
 	var complete bool
 	if cfg, seed, ok := samplingOf(opts, e.strat); ok {
@@ -265,6 +265,9 @@ func (e *engine) arrive(s *state) bool {
 			return false
 		}
 		if !isNew {
+			if r, ok := e.strat.(dpor.Revisiter); ok {
+				r.Revisit(e)
+			}
 			e.pop()
 			e.forget()
 			return false

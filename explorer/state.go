@@ -149,6 +149,7 @@ func (x *executor) request(c int, seq int32, parent int) *pending {
 		chash: ch,
 		req:   id,
 	}
+	p.ev.Content = ch
 	if x.keys {
 		if part := x.harness.Spec().Partition; part != nil {
 			p.ev.Key, p.ev.KeyKnown = part(x.harness.InputOf(id)), true
@@ -160,6 +161,7 @@ func (x *executor) request(c int, seq int32, parent int) *pending {
 // message makes the pending event of a send or a timer, filling in its key when the
 // strategy needs keys.
 func (x *executor) message(p *pending) *pending {
+	p.ev.Content = p.chash
 	if x.keys {
 		p.ev.Key, p.ev.KeyKnown, p.ev.Excluded = x.sys.Keys.Of(p.ev.Msg)
 	}

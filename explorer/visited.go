@@ -61,15 +61,27 @@ func (d diskSet) Stats() VisitedStats {
 	}
 }
 
-// cacheable returns the strategy as a StateCacher, or an error saying why state caching
-// is refused.
-func cacheable(s dpor.Strategy) (dpor.StateCacher, error) {
+// cacheable returns the strategy to run with state caching — s itself, or its stateful
+// variant (stateful DPOR) — or an error saying why state caching is refused; faulty says
+// whether the system has fault events.
+func cacheable(s dpor.Strategy, faulty bool) (dpor.Strategy, dpor.StateCacher, error) {
+	if c, ok := s.(dpor.Cacheable); ok {
+		if faulty {
+			return nil, nil, fmt.Errorf("state caching with the %s strategy does not handle fault events yet (stateful DPOR's graph does not record what a fault acts on); turn faults off, use exhaustive or delay-bounded with caching, or turn caching off", s.Name())
+		}
+		r := c.Stateful()
+		return r, r, nil
+	}
 	c, ok := s.(dpor.StateCacher)
 	if !ok {
-		return nil, fmt.Errorf("state caching is not sound with the %s strategy: cutting a path at a visited state also cuts the backtrack points it would have added (see stateful DPOR, Yang et al. 2008); use exhaustive or delay-bounded with caching, or turn caching off", s.Name())
+		return nil, nil, fmt.Errorf("state caching is not sound with the %s strategy: cutting a path at a visited state also cuts the backtrack points it would have added, and only dpor keeps the graph of visited states that restores them (stateful DPOR, Yang et al. 2008); use dpor, exhaustive or delay-bounded with caching, or turn caching off", s.Name())
 	}
-	return c, nil
+	return s, c, nil
 }
+
+// Fingerprint implements dpor.StatePath: the fingerprint of the state at the top of the
+// path.
+func (e *engine) Fingerprint() uint64 { return e.states[len(e.states)-1].fingerprint() }
 
 // visit records the state at the top of the path in the visited set and reports whether
 // it is new.

@@ -7,9 +7,11 @@ import (
 	"strings"
 
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems/abd"
 	"github.com/ravelmc/ravel/systems/adr"
 	"github.com/ravelmc/ravel/systems/chord"
 	"github.com/ravelmc/ravel/systems/gossip"
+	"github.com/ravelmc/ravel/systems/leader"
 	"github.com/ravelmc/ravel/systems/microbench"
 	"github.com/ravelmc/ravel/systems/paxos"
 	"github.com/ravelmc/ravel/systems/register"
@@ -135,6 +137,34 @@ var catalog = []Entry{
 		Harnesses: gossip.HarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return gossip.New(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "abd",
+		Summary:   "leaderless quorum register with write-back reads (ABD): one writer, readers at every replica",
+		Harnesses: abd.HarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return abd.New(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "abd-buggy",
+		Summary:   "ABD register whose reads answer without writing back: a new value, then an old one",
+		Harnesses: abd.HarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return abd.NewBuggy(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "leader",
+		Summary:   "leader-based register with an election timer and request forwarding; its state space has cycles",
+		Harnesses: leader.HarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return leader.New(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "leader-buggy",
+		Summary:   "leader-based register whose new leader keeps its own value instead of the newest promised one",
+		Harnesses: leader.HarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return leader.NewBuggy(c.Agents, c.Harness) },
 	},
 	{
 		Name:      "microbench",

@@ -63,7 +63,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
 	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
 	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: actor, history or key (default: history; key for liviola; actor for the samplers)")
-	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive and delay-bounded only)")
+	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive, delay-bounded and dpor only)")
 	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
@@ -173,8 +173,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	switch f.caching {
 	case "on":
 		opts.StateCaching = true
-		if _, ok := strat.(dpor.StateCacher); !ok {
-			return 0, usagef("check: --state-caching on is not sound with the %s strategy (it would lose the backtrack points of the paths it cuts); use exhaustive or delay-bounded, or --state-caching off", f.strategy)
+		if !dpor.CachingSound(strat) {
+			return 0, usagef("check: --state-caching on is not sound with the %s strategy (it would lose the backtrack points of the paths it cuts); use dpor (stateful DPOR), exhaustive or delay-bounded, or --state-caching off", f.strategy)
 		}
 	case "off":
 	default:

@@ -38,7 +38,7 @@ func TestBadUsage(t *testing.T) {
 		{"unknown flag", []string{"check", "register", "--colour"}, []string{"not defined", "-colour"}},
 		{"bad visited-mem", []string{"check", "gossip", "--visited-mem", "12XB"}, []string{"--visited-mem", "KiB"}},
 		{"bad state-caching", []string{"check", "gossip", "--state-caching", "maybe"}, []string{"--state-caching", "on or off"}},
-		{"caching with dpor", []string{"check", "register", "--strategy", "dpor", "--state-caching", "on"}, []string{"not sound", "exhaustive"}},
+		{"caching with transdpor", []string{"check", "register", "--strategy", "transdpor", "--state-caching", "on"}, []string{"not sound", "exhaustive"}},
 		{"visited-dir under a file", []string{"check", "gossip", "--state-caching", "on", "--visited-mem", "4KiB", "--visited-dir", filepath.Join(notDir, "sub")}, []string{"visited", notDir}},
 		{"replay of a missing file", []string{"replay", filepath.Join(t.TempDir(), "nope.json")}, []string{"no such file"}},
 	}
@@ -166,28 +166,32 @@ func TestEveryStrategyFindsTheErroneousRegister(t *testing.T) {
 	}
 }
 
-// TestHistoriesFilesCompare: exhaustive search and DPOR write byte-identical
-// --histories files, so runs compare with cmp.
+// TestHistoriesFilesCompare: exhaustive search and DPOR, with state caching and
+// without, write byte-identical --histories files, so runs compare with cmp.
 func TestHistoriesFilesCompare(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
 	for _, s := range []string{"exhaustive", "dpor"} {
-		f := filepath.Join(dir, s+".jsonl")
-		if code, _, stderr := runRavel("check", "register-buggy", "--harness", "2r1w", "--strategy", s, "--quiet", "--histories", f); code != exitViolation {
-			t.Fatalf("%s: exit %d: %s", s, code, stderr)
+		for _, caching := range []string{"off", "on"} {
+			f := filepath.Join(dir, s+"-"+caching+".jsonl")
+			if code, _, stderr := runRavel("check", "register-buggy", "--harness", "2r1w", "--strategy", s, "--state-caching", caching, "--quiet", "--histories", f); code != exitViolation {
+				t.Fatalf("%s, caching %s: exit %d: %s", s, caching, code, stderr)
+			}
+			files = append(files, f)
 		}
-		files = append(files, f)
 	}
 	a, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(files[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Errorf("the files differ:\n%s\n%s", a, b)
+	for _, f := range files[1:] {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s and %s differ:\n%s\n%s", files[0], f, a, b)
+		}
 	}
 	lines := strings.Split(strings.TrimSpace(string(a)), "\n")
 	if len(lines) != 32 {

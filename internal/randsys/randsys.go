@@ -2,7 +2,9 @@
 // explorer's state caching and checkpoints): each seed gives a system whose actors
 // forward requests along a seed-chosen route, gossip values to each other and answer
 // from whatever they hold when the request arrives, so that delivery order shows in the
-// answers and many histories, linearizable and not, are reachable.
+// answers and many histories, linearizable and not, are reachable. NewCyclic's systems
+// also have cycles in their state spaces (reads bouncing between actors, a timer
+// re-armed), for stateful search.
 package randsys
 
 import (
@@ -23,18 +25,34 @@ type Hop struct {
 // Gossip tells an actor a value.
 type Gossip struct{ Val int }
 
+// Ping and Pong are a pinger's round trip; Tick its timer.
+type (
+	Ping struct{}
+	Pong struct{}
+	Tick struct{}
+)
+
 // rule says what an actor does with a request or hop: how many more hops to make, and
 // whether to gossip its value on the way.
 type rule struct {
 	Hops   int
 	Gossip bool
-	Next   int // which peer to forward to (index into peers)
+	Next   int  // which peer to forward to (index into peers)
+	Bounce bool // a read passes on, unchanged, while the actor holds no value: a loop
 }
 
 // Node is an actor of a random protocol.
 type Node struct {
-	Val   int
-	Rules [2]rule // for reads and for writes
+	Val    int
+	Rules  [2]rule // for reads and for writes
+	Pinger bool    // pings a peer on a timer, re-armed while it holds no value: a loop
+}
+
+// Start arms a pinger's timer.
+func (n *Node) Start(ctx *model.Ctx) {
+	if n.Pinger {
+		ctx.SetTimer("tick", Tick{})
+	}
 }
 
 func (n *Node) Receive(ctx *model.Ctx, env model.Envelope) {
@@ -45,6 +63,14 @@ func (n *Node) Receive(ctx *model.Ctx, env model.Envelope) {
 		n.handle(ctx, m)
 	case Gossip:
 		n.Val = m.Val
+	case Tick:
+		ctx.Send(ctx.Peers()[n.Rules[0].Next%len(ctx.Peers())], Ping{})
+	case Ping:
+		ctx.Send(env.From, Pong{})
+	case Pong:
+		if n.Val == 0 {
+			ctx.SetTimer("tick", Tick{})
+		}
 	}
 }
 
@@ -57,6 +83,10 @@ func (n *Node) rule(in specs.RegisterInput) rule {
 
 func (n *Node) handle(ctx *model.Ctx, h Hop) {
 	r := n.rule(h.Input)
+	if r.Bounce && !h.Input.Write && n.Val == 0 && len(ctx.Peers()) > 0 {
+		ctx.Send(ctx.Peers()[r.Next%len(ctx.Peers())], h)
+		return
+	}
 	if h.Input.Write {
 		n.Val = h.Input.Value
 	}
@@ -75,9 +105,16 @@ func (n *Node) handle(ctx *model.Ctx, h Hop) {
 	}
 }
 
-// New builds the system of seed: 2–3 actors, 2–3 clients with one or two
-// operations each, on an unordered or (sometimes) FIFO network.
-func New(seed uint64) model.System {
+// New builds the system of seed: 2–3 actors, 2–3 clients with one or two operations
+// each, on an unordered or (sometimes) FIFO network.
+func New(seed uint64) model.System { return genSystem(seed, false) }
+
+// NewCyclic builds a random system whose state space has cycles: reads bounce between
+// actors until one holds a value, and an actor pings a peer on a timer it re-arms until
+// it holds one.
+func NewCyclic(seed uint64) model.System { return genSystem(seed, true) }
+
+func genSystem(seed uint64, cyclic bool) model.System {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	n := 2 + rng.IntN(2)
 	actors := make([]model.Actor, n)
@@ -85,7 +122,11 @@ func New(seed uint64) model.System {
 		nd := &Node{}
 		for k := range nd.Rules {
 			nd.Rules[k] = rule{Hops: rng.IntN(2), Gossip: rng.IntN(3) == 0, Next: rng.IntN(n)}
+			if cyclic {
+				nd.Rules[k].Bounce = rng.IntN(2) == 0
+			}
 		}
+		nd.Pinger = cyclic && i == 0 && rng.IntN(2) == 0
 		actors[i] = nd
 	}
 	c := 2 + rng.IntN(2)
@@ -107,5 +148,9 @@ func New(seed uint64) model.System {
 	if rng.IntN(4) == 0 {
 		net = model.FIFO
 	}
-	return model.System{Name: fmt.Sprintf("random-%d", seed), Actors: actors, Network: net, Harness: model.Clients(specs.Register(), clients...)}
+	name := fmt.Sprintf("random-%d", seed)
+	if cyclic {
+		name = fmt.Sprintf("cyclic-%d", seed)
+	}
+	return model.System{Name: name, Actors: actors, Network: net, Harness: model.Clients(specs.Register(), clients...)}
 }

@@ -1,0 +1,123 @@
+package dpor_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/model"
+)
+
+// exploreCached is explore with state caching on.
+func exploreCached(t testing.TB, sys model.System, s dpor.Strategy, budget int64) (outcome, *explorer.Result) {
+	t.Helper()
+	res, err := explorer.Run(context.Background(), sys, explorer.Options{Strategy: s, MaxSchedules: budget, StateCaching: true})
+	if err != nil {
+		t.Fatalf("%s with %s and caching: %v", sys.Name, s.Name(), err)
+	}
+	o := outcome{schedules: res.Stats.Schedules, complete: res.Complete}
+	for _, c := range res.Canonical {
+		b, err := json.Marshal(c.History.JSON(sys.Harness))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.canonical = append(o.canonical, string(b))
+		if !c.Linearizable {
+			o.violations = append(o.violations, string(b))
+		}
+	}
+	slices.Sort(o.canonical)
+	slices.Sort(o.violations)
+	return o, res
+}
+
+// TestStatefulDPORKeepsEveryCanonicalHistory is the oracle for stateful DPOR: with state
+// caching and the history relation, dpor finds exactly the canonical histories and the
+// violations that exhaustive search with caching finds, on the DS2 registers and on
+// random protocols, acyclic and cyclic.
+func TestStatefulDPORKeepsEveryCanonicalHistory(t *testing.T) {
+	type sys struct {
+		name string
+		sys  model.System
+		long bool
+	}
+	var all []sys
+	for _, c := range registerConfigs() {
+		s, err := c.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, sys{c.name, s, c.long})
+	}
+	for seed := uint64(0); seed < 60; seed++ {
+		s := randomSystem(seed)
+		all = append(all, sys{s.Name, s, false})
+	}
+	cyclic := 0
+	for seed := uint64(0); seed < 50; seed++ {
+		s := randomCyclicSystem(seed)
+		if hasCycle(t, s) {
+			cyclic++
+		}
+		all = append(all, sys{s.Name, s, false})
+	}
+	if cyclic < 15 {
+		t.Errorf("only %d of the cyclic systems have a cycle", cyclic)
+	}
+	var violations, compared atomic.Int64
+	t.Run("each", func(t *testing.T) {
+		for _, s := range all {
+			t.Run(s.name, func(t *testing.T) {
+				t.Parallel()
+				if s.long && testing.Short() {
+					t.Skip("large; skipped with -short")
+				}
+				ex, exr := exploreCached(t, s.sys, dpor.Exhaustive(), explorer.Unlimited)
+				if !ex.complete {
+					t.Fatalf("exhaustive search with caching did not complete")
+				}
+				if !s.long && exr.Stats.States > maxStates {
+					t.Skipf("%d states: too large to compare in CI", exr.Stats.States)
+				}
+				compared.Add(1)
+				dp, dpr := exploreCached(t, s.sys, dpor.DPOR(dpor.History()), explorer.Unlimited)
+				if !slices.Equal(ex.canonical, dp.canonical) {
+					t.Errorf("dpor+caching found %d canonical histories, exhaustive+caching %d; first missing: %s", len(dp.canonical), len(ex.canonical), firstMissing(ex.canonical, dp.canonical))
+				}
+				if !slices.Equal(ex.violations, dp.violations) {
+					t.Errorf("dpor+caching found %d violations, exhaustive+caching %d", len(dp.violations), len(ex.violations))
+				}
+				if !dp.complete {
+					t.Errorf("dpor+caching did not complete")
+				}
+				if dpr.Stats.States > exr.Stats.States {
+					t.Errorf("dpor+caching visited %d states, exhaustive+caching %d", dpr.Stats.States, exr.Stats.States)
+				}
+				violations.Add(int64(len(ex.violations)))
+			})
+		}
+	})
+	if violations.Load() == 0 {
+		t.Errorf("no configuration had a violation: the oracle would not notice a strategy that loses them")
+	}
+	if compared.Load() < 80 {
+		t.Errorf("only %d configurations were small enough to compare", compared.Load())
+	}
+}
+
+// maxStates bounds the random systems compared: the few larger ones are skipped.
+const maxStates = 10_000
+
+// hasCycle reports whether some schedule of sys reaches a state it has been in before:
+// without caching, exhaustive search then reaches the depth bound.
+func hasCycle(t *testing.T, sys model.System) bool {
+	res, err := explorer.Run(context.Background(), sys, explorer.Options{Strategy: dpor.Exhaustive(), MaxSchedules: 2000, MaxDepth: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Stats.Cut > 0
+}

@@ -1,0 +1,76 @@
+package abd_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems/abd"
+	"github.com/ravelmc/ravel/systems/systemstest"
+)
+
+// TestVerdicts: with state caching, exhaustive search completes on the correct register
+// without a violation and finds the buggy one's; dpor with caching completes too, with
+// no cut schedule, the same canonical histories and violations, in no more states.
+func TestVerdicts(t *testing.T) {
+	tests := []struct {
+		name      string
+		build     func(int, string) (model.System, error)
+		harness   string
+		violation bool
+		long      bool
+	}{
+		{"abd 1w1r", abd.New, "1w1r", false, false},
+		{"abd-buggy 1w2r-seq", abd.NewBuggy, "1w2r-seq", true, false},
+		{"abd-buggy 1w2r", abd.NewBuggy, "1w2r", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.long && testing.Short() {
+				t.Skip("hundreds of thousands of states; skipped with -short")
+			}
+			sys, err := tt.build(3, tt.harness)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex := systemstest.Run(t, sys, explorer.Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: explorer.Unlimited})
+			dp := systemstest.Run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true, MaxSchedules: explorer.Unlimited})
+			for _, r := range []*explorer.Result{ex, dp} {
+				if !r.Complete || r.Stats.Cut != 0 {
+					t.Errorf("%s: complete %v, %d cut schedules; want complete, none cut", r.Strategy, r.Complete, r.Stats.Cut)
+				}
+				if got := r.First != nil; got != tt.violation {
+					t.Errorf("%s: violation found = %v, want %v", r.Strategy, got, tt.violation)
+				}
+			}
+			ea, eb := systemstest.Canonical(ex)
+			da, db := systemstest.Canonical(dp)
+			if !slices.Equal(ea, da) || !slices.Equal(eb, db) {
+				t.Errorf("dpor+caching: %d histories, %d violations; exhaustive+caching %d, %d", len(da), len(db), len(ea), len(eb))
+			}
+			if dp.Stats.States > ex.Stats.States {
+				t.Errorf("dpor+caching visited %d states, exhaustive+caching %d", dp.Stats.States, ex.Stats.States)
+			}
+		})
+	}
+}
+
+func TestFastPaths(t *testing.T) {
+	sys, err := abd.NewBuggy(3, "1w1r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	systemstest.FastPathsAgree(t, sys)
+	systemstest.Deterministic(t, sys, explorer.Options{StateCaching: true, MaxSchedules: explorer.Unlimited})
+}
+
+func TestBadParameters(t *testing.T) {
+	if _, err := abd.New(2, "1w2r"); err == nil {
+		t.Errorf("2 replicas accepted")
+	}
+	if _, err := abd.New(3, "9w"); err == nil {
+		t.Errorf("unknown harness accepted")
+	}
+}
