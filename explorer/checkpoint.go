@@ -115,6 +115,12 @@ func (e *engine) openCheckpoint() error {
 	if _, _, ok := samplingOf(e.opts, e.strat); ok {
 		return fmt.Errorf("checkpoints: the %s strategy samples independent runs, each replayable from its seed; re-run it with the same --seed instead", e.strat.Name())
 	}
+	if _, stateful := e.opts.Strategy.(dpor.Cacheable); stateful && e.opts.StateCaching {
+		// Stateful DPOR's graph of visited states is not in the checkpoint record: a
+		// resumed run would cut paths at visited states without the backtrack points
+		// the graph restores, and lose histories.
+		return fmt.Errorf("checkpoints: %s with state caching keeps a graph of the visited states that checkpoints do not save yet; checkpoint %s without caching, or exhaustive or delay-bounded with caching", e.strat.Name(), e.strat.Name())
+	}
 	mem := e.opts.VisitedMem
 	if mem == 0 {
 		mem = DefaultVisitedMem

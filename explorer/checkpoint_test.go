@@ -181,6 +181,10 @@ func TestCheckpointRefusals(t *testing.T) {
 			o.Strategy, _ = dpor.New("random", dpor.Config{Seed: 1})
 			o.StateCaching = false
 		}, "same --seed"},
+		{"stateful dpor", func(o *explorer.Options) {
+			o.Checkpoint.Dir = filepath.Join(t.TempDir(), "new")
+			o.Strategy, _ = dpor.New("dpor", dpor.Config{})
+		}, "checkpoints do not save yet"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := opts
