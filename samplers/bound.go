@@ -41,7 +41,7 @@ func (c *Config) Bound(n, k int) (Bound, bool) {
 	b.Formula = fmt.Sprintf("1/(%s·%s(%s−1)…(%s−d+2))", b.KName, b.NName, b.NName, b.NName)
 	b.P = FallingBound(k, n, c.Depth)
 	if b.P > 0 {
-		b.Inverse = 1 / b.P
+		b.Inverse = math.Round(1 / b.P) // k·n(n−1)…, an integer
 		b.For95 = math.Ceil(math.Log(20) / b.P)
 	}
 	return b, true
