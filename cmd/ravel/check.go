@@ -17,6 +17,7 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/systems"
 )
@@ -241,11 +242,7 @@ func writeHistories(path string, sys *model.System, res *explorer.Result) error 
 }
 
 func writeViolation(path string, info runInfo, v violationJSON) error {
-	b, err := json.MarshalIndent(violationFile{Format: violationFormat, Run: info, Violation: v}, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return report.WriteFile(path, info, v)
 }
 
 func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {

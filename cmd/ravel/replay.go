@@ -1,15 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
-	"strconv"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/systems"
 	"github.com/ravelmc/ravel/wgl"
 )
@@ -19,16 +17,9 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		return 0, usagef("usage: ravel replay FILE (a file written by ravel check --out FILE)")
 	}
 	path := args[0]
-	data, err := os.ReadFile(path)
+	vf, err := report.ReadFile(path)
 	if err != nil {
 		return 0, usagef("replay: %v", err)
-	}
-	var vf violationFile
-	if err := json.Unmarshal(data, &vf); err != nil {
-		return 0, usagef("replay: %s: not a violation file: %v", path, err)
-	}
-	if vf.Format != violationFormat {
-		return 0, usagef("replay: %s: format %q, want %q (written by ravel check --out)", path, vf.Format, violationFormat)
 	}
 	entry, err := systems.Lookup(vf.Run.System)
 	if err != nil {
@@ -38,13 +29,9 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	ids := make([]uint64, len(vf.Violation.Steps))
-	for i, s := range vf.Violation.Steps {
-		id, err := strconv.ParseUint(s.ID, 16, 64)
-		if err != nil {
-			return 0, usagef("replay: %s: step %d: bad id %q: want 16 hex digits", path, i+1, s.ID)
-		}
-		ids[i] = id
+	ids, err := vf.Violation.IDs()
+	if err != nil {
+		return 0, usagef("replay: %s: %v", path, err)
 	}
 	ex, err := explorer.Replay(sys, ids, false)
 	if err != nil {
