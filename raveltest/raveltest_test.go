@@ -30,8 +30,10 @@ func (r *recorder) Fatalf(format string, args ...any) {
 	r.fatal = true
 	r.Errorf(format, args...)
 }
-func (r *recorder) Logf(format string, args ...any) { r.logs = append(r.logs, fmt.Sprintf(format, args...)) }
-func (r *recorder) Failed() bool                    { return len(r.errors) > 0 }
+func (r *recorder) Logf(format string, args ...any) {
+	r.logs = append(r.logs, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Failed() bool { return len(r.errors) > 0 }
 
 // cell is a one-actor register; the buggy one answers a read with the value before the
 // last write. Both send exactly the same messages, so a schedule found on the buggy one
