@@ -28,6 +28,7 @@ import (
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/wgl"
+	"github.com/ravelmc/ravel/workloads"
 )
 
 // ShortBudget is the schedule budget under `go test -short` when no Budget option is
@@ -42,6 +43,7 @@ type config struct {
 	budget  int64
 	dir     string
 	explore bool
+	gen     *workloads.Generator
 }
 
 // Budget bounds the schedules explored (explorer.Unlimited for none). The default is
@@ -60,6 +62,10 @@ func Options(o explorer.Options) Option { return func(c *config) { c.opts = o } 
 // Dir sets the directory of saved counterexamples; the default is
 // testdata/ravel/<TestName> under the test's package directory.
 func Dir(path string) Option { return func(c *config) { c.dir = path } }
+
+// Workloads checks the system's actors under every workload g generates (over the
+// harness's distinct inputs) instead of its own harness; the failure names the workload.
+func Workloads(g workloads.Generator) Option { return func(c *config) { c.gen = &g } }
 
 // ReplayOnly replays the saved counterexamples and explores nothing.
 func ReplayOnly() Option { return func(c *config) { c.explore = false } }
@@ -88,7 +94,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	if failed := replayCorpus(t, sys, c.dir); failed || !c.explore {
 		return nil
 	}
-	res, err := explorer.Run(context.Background(), sys, c.opts)
+	res, workload, err := explore(sys, c)
 	if err != nil {
 		t.Fatalf("raveltest: exploring %s: %v", sys.Name, err)
 		return nil
@@ -96,9 +102,17 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	if res.First == nil {
 		return res
 	}
+	if workload != nil {
+		sys = workload.system
+	}
 	v := report.NewViolation(&sys, res.First)
 	info := report.RunInfo{System: sys.Name, Strategy: res.Strategy, Dependence: res.Dependence,
 		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching}
+	under := ""
+	if workload != nil {
+		info.Workload = workload.w.Name
+		under = fmt.Sprintf(" under workload %s (%s)", workload.w.Name, workload.w.Describe(&sys, sys.Harness.Alphabet()))
+	}
 	path := filepath.Join(c.dir, name(res.First.Steps))
 	saved := ""
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
@@ -108,9 +122,32 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	} else {
 		saved = fmt.Sprintf("saved to %s: every later run replays it first (ravel replay reads it too)", path)
 	}
-	t.Errorf("raveltest: %s: %s (schedule %d of %d explored)\n%s\n%s", sys.Name, what(res.First), res.First.Schedule, res.Stats.Schedules,
+	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored)\n%s\n%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules,
 		report.Text(&sys, res.First.Steps, res.First.Events), saved)
 	return res
+}
+
+type failingWorkload struct {
+	w      workloads.Workload
+	system model.System
+}
+
+// explore runs the search, on the system's harness or on generated workloads.
+func explore(sys model.System, c config) (*explorer.Result, *failingWorkload, error) {
+	if c.gen == nil {
+		res, err := explorer.Run(context.Background(), sys, c.opts)
+		return res, nil, err
+	}
+	out, err := workloads.Check(context.Background(), sys, c.gen.For(&sys), nil, c.opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if out.Failing == nil {
+		res := &explorer.Result{Complete: out.Complete == out.Checked}
+		res.Stats.Schedules = out.Schedules
+		return res, nil, nil
+	}
+	return out.Result, &failingWorkload{w: *out.Failing, system: out.System}, nil
 }
 
 // replayCorpus replays the files of dir in name order and reports on t those that still
@@ -137,15 +174,22 @@ func replayCorpus(t testing.TB, sys model.System, dir string) bool {
 			failed = true
 			continue
 		}
-		ex, err := explorer.Replay(sys, ids, false)
+		s := sys
+		if f.Run.Workload != "" {
+			if s, _, err = workloads.Lookup(sys, f.Run.Workload); err != nil {
+				t.Logf("raveltest: saved counterexample %s no longer applies: %v", path, err)
+				continue
+			}
+		}
+		ex, err := explorer.Replay(s, ids, false)
 		if err != nil {
 			// The system no longer sends what the schedule delivers: the counterexample
 			// is about a system that no longer exists.
 			t.Logf("raveltest: saved counterexample %s no longer applies: %v", path, err)
 			continue
 		}
-		if msg := judge(&sys, ex); msg != "" {
-			t.Errorf("raveltest: %s: saved counterexample %s still fails: %s\n%s", sys.Name, path, msg, report.Text(&sys, ex.Steps, ex.Events))
+		if msg := judge(&s, ex); msg != "" {
+			t.Errorf("raveltest: %s: saved counterexample %s still fails: %s\n%s", sys.Name, path, msg, report.Text(&s, ex.Steps, ex.Events))
 			failed = true
 		}
 	}

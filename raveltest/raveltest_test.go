@@ -12,6 +12,7 @@ import (
 	"github.com/ravelmc/ravel/raveltest"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/specs"
+	"github.com/ravelmc/ravel/workloads"
 )
 
 // recorder is a testing.TB that records failures instead of failing the real test, so
@@ -161,4 +162,29 @@ func (r *recorder) Name() string {
 		return "Example"
 	}
 	return r.TB.Name()
+}
+
+func TestCheckWorkloads(t *testing.T) {
+	dir := t.TempDir()
+	gen := workloads.Generator{Clients: 2, Ops: 3}
+	r := &recorder{TB: t}
+	raveltest.Check(r, cellSystem(true), raveltest.Dir(dir), raveltest.Workloads(gen))
+	if len(r.errors) != 1 || !strings.Contains(r.errors[0], "under workload all:ops=3,clients=2#") {
+		t.Fatalf("errors %q, want one naming the workload", r.errors)
+	}
+	// The saved counterexample is replayed under its workload: it still fails…
+	r = &recorder{TB: t}
+	raveltest.Check(r, cellSystem(true), raveltest.Dir(dir), raveltest.ReplayOnly())
+	if len(r.errors) != 1 || !strings.Contains(r.errors[0], "still fails") {
+		t.Errorf("replay on the buggy cell: errors %q, want one", r.errors)
+	}
+	// …and passes once fixed, as does every workload.
+	r = &recorder{TB: t}
+	res := raveltest.Check(r, cellSystem(false), raveltest.Dir(dir), raveltest.Workloads(gen))
+	if r.Failed() || res == nil || res.Stats.Schedules == 0 {
+		t.Errorf("fixed cell: errors %q, result %+v", r.errors, res)
+	}
+	if len(r.logs) != 0 {
+		t.Errorf("the saved counterexample did not replay: %q", r.logs)
+	}
 }

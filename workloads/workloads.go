@@ -260,3 +260,31 @@ func Check(ctx context.Context, sys model.System, ws []Workload, alphabet []any,
 	}
 	return out, nil
 }
+
+// Lookup rebuilds the workload called name ("all:ops=3,clients=2#17", as in
+// Workload.Name) over sys's actors and its harness's alphabet, and returns sys under it.
+func Lookup(sys model.System, name string) (model.System, Workload, error) {
+	gen, idx, ok := strings.Cut(name, "#")
+	i, err := strconv.Atoi(idx)
+	if !ok || err != nil || i < 0 {
+		return sys, Workload{}, fmt.Errorf("workload %q: want GENERATOR#INDEX", name)
+	}
+	g, err := Parse(gen)
+	if err != nil {
+		return sys, Workload{}, err
+	}
+	alphabet := sys.Harness.Alphabet()
+	g.Actors, g.Alphabet = len(sys.Actors), len(alphabet)
+	ws := g.Generate()
+	if i >= len(ws) {
+		return sys, Workload{}, fmt.Errorf("workload %q: %s generates only %d workloads", name, gen, len(ws))
+	}
+	s, err := ws[i].Apply(sys, alphabet)
+	return s, ws[i], err
+}
+
+// For returns the generator's workloads for sys: its actors and its harness's alphabet.
+func (g Generator) For(sys *model.System) []Workload {
+	g.Actors, g.Alphabet = len(sys.Actors), len(sys.Harness.Alphabet())
+	return g.Generate()
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/systems"
+	"github.com/ravelmc/ravel/workloads"
 )
 
 type checkFlags struct {
@@ -41,6 +42,8 @@ type checkFlags struct {
 	stateless    bool
 	dependence   string
 	histories    string
+	workloads    string
+	html         string
 }
 
 // newCheckFlagSet declares check's flags. Parse errors are not printed by the flag
@@ -66,6 +69,8 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
+	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax)
+	fs.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to `FILE`")
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
 }
@@ -172,6 +177,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if f.workloads != "" {
+		return checkWorkloads(ctx, stdout, sys, opts, info, f)
+	}
 	res, err := explorer.Run(ctx, sys, opts)
 	if err != nil {
 		return 0, fmt.Errorf("check %s: %w", entry.Name, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/systems"
 	"github.com/ravelmc/ravel/wgl"
+	"github.com/ravelmc/ravel/workloads"
 )
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
@@ -28,6 +29,11 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	sys, err := entry.New(systems.Config{Agents: vf.Run.Agents, Harness: vf.Run.Harness, Retries: vf.Run.Retries})
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
+	}
+	if vf.Run.Workload != "" {
+		if sys, _, err = workloads.Lookup(sys, vf.Run.Workload); err != nil {
+			return 0, usagef("replay: %s: %v", path, err)
+		}
 	}
 	ids, err := vf.Violation.IDs()
 	if err != nil {
