@@ -330,8 +330,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	default:
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}
-	fmt.Fprintf(w, "\nhistory (each operation spans its invocation … its response):\n%s", r.FirstViolation.History.Timeline)
-	fmt.Fprintf(w, "\nschedule (deliveries in order):\n%s", explorer.DescribeSchedule(sys, v.Steps))
+	fmt.Fprintf(w, "\n%s", report.Text(sys, v.Steps, v.Events))
 	if v.Stack != "" {
 		fmt.Fprintf(w, "\nstack of the panic:\n%s", indent(v.Stack))
 	}

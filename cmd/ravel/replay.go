@@ -44,8 +44,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
 	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, vf.Run.Harness, vf.Run.Agents, len(ex.Steps))
-	fmt.Fprintf(stdout, "\nhistory (each operation spans its invocation … its response):\n%s", histories.Timeline(&sys, ex.Events))
-	fmt.Fprintf(stdout, "\nschedule (deliveries in order):\n%s", explorer.DescribeSchedule(&sys, ex.Steps))
+	fmt.Fprintf(stdout, "\n%s", report.Text(&sys, ex.Steps, ex.Events))
 	same := reflect.DeepEqual(newHistoryJSON(&sys, ex.Events), vf.Violation.History)
 	if same {
 		fmt.Fprintln(stdout, "\nthe replay gives the same history as the saved violation")
