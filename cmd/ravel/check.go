@@ -195,6 +195,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, usagef("check: --out: %v", err)
 		}
 	}
+	if f.html != "" {
+		if err := writeCheckHTML(f.html, &sys, report, res); err != nil {
+			return 0, usagef("check: --html: %v", err)
+		}
+	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

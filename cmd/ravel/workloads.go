@@ -61,6 +61,11 @@ func checkWorkloads(ctx context.Context, stdout io.Writer, sys model.System, opt
 			return 0, usagef("check: --out: %v", err)
 		}
 	}
+	if f.html != "" {
+		if err := writeCheckHTML(f.html, &fsys, report, out.Result); err != nil {
+			return 0, usagef("check: --html: %v", err)
+		}
+	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
