@@ -42,8 +42,8 @@ svg text{font:12px ui-monospace,monospace}
 .step.sel line{stroke:#d84315;stroke-width:3}
 .step{cursor:pointer}.op{cursor:pointer}
 .life{stroke:#bbb;stroke-dasharray:2 3}
-#layout{display:flex;gap:16px;align-items:flex-start}
-#states{position:sticky;top:8px;min-width:320px;max-width:45vw}
+#layout{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+#states{position:sticky;top:8px;width:360px}
 #states pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;margin:4px 0;white-space:pre-wrap;word-break:break-all;font-size:12px}
 </style></head>
 <body>
@@ -79,9 +79,9 @@ var opEls=ops.map(function(o,k){
   g.addEventListener("click",function(){select(null,k);});
   return g;});
 // Message sequence chart.
-var L=P.lifelines.length,CW=150,MX=70,SY=46,DY=30;
-var ms=el("svg",{width:MX*2+CW*(L-1)+160,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
-var defs=el("defs",{},ms),mk=el("marker",{id:"arr",markerWidth:8,markerHeight:8,refX:7,refY:4,orient:"auto"},defs);el("path",{d:"M0,0 L8,4 L0,8 z",fill:"#555"},mk);
+var L=P.lifelines.length,CW=120,MX=70,SY=46,DY=30;
+var ms=el("svg",{width:MX*2+CW*(L-1)+100,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
+var defs=el("defs",{},ms),mk=el("marker",{id:"arr",markerWidth:8,markerHeight:8,refX:7,refY:4,orient:"auto",markerUnits:"userSpaceOnUse"},defs);el("path",{d:"M0,0 L8,4 L0,8 z",fill:"#555"},mk);
 for(var i=0;i<L;i++){var x=MX+CW*i;el("text",{x:x,y:16,"text-anchor":"middle","font-weight":i<nc?"400":"700"},ms,P.lifelines[i]);el("line",{"class":"life",x1:x,y1:24,x2:x,y2:SY+DY*steps.length+10},ms);}
 var stepEls=steps.map(function(s,j){
   var g=el("g",{"class":"step"+(s.fault?" fault":""),"data-step":s.n,"data-kind":s.kind},ms),y=SY+DY*j;
@@ -105,6 +105,7 @@ function select(j,k,hover){
   if(k!==null){opEls[k].classList.add("lit");[ops[k].callStep,ops[k].retStep].forEach(function(s){if(s>0)stepEls[s-1].classList.add("lit");});document.body.setAttribute("data-selected-op",k);}
 }
 showStates(null);
+var h=/step=(\d+)/.exec(location.hash);if(h&&+h[1]>=1&&+h[1]<=steps.length)select(+h[1]-1,null); // a link to a step: report.html#step=4
 document.body.setAttribute("data-ops-drawn",document.querySelectorAll("#historysvg .op").length);
 document.body.setAttribute("data-steps-drawn",document.querySelectorAll("#mscsvg .step").length);
 document.body.setAttribute("data-rendered","true");

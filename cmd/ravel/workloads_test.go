@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,5 +34,26 @@ func TestCheckWorkloads(t *testing.T) {
 	code, _, stderr = runRavel("check", "register", "--workloads", "every:ops=2")
 	if code != exitUsage || !strings.Contains(stderr, "all:") {
 		t.Errorf("bad --workloads: exit %d, stderr %s", code, stderr)
+	}
+}
+
+func TestCheckHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "r.html")
+	code, _, stderr := runRavel("check", "register-buggy", "--quiet", "--html", page)
+	if code != exitViolation {
+		t.Fatalf("exit %d; stderr %s", code, stderr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!DOCTYPE html>", `"verdict":"VIOLATION (nonlinearizable)`, `"lifelines":["c0","c1","c2","n0","n1","n2"]`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	code, _, stderr = runRavel("check", "register-buggy", "--quiet", "--html", filepath.Join(t.TempDir(), "no", "such", "dir.html"))
+	if code != exitUsage || !strings.Contains(stderr, "--html") {
+		t.Errorf("unwritable --html: exit %d, stderr %s", code, stderr)
 	}
 }
