@@ -1,42 +1,15 @@
 package report_test
 
 import (
-	"bytes"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/ravelmc/ravel/internal/headless"
 	"github.com/ravelmc/ravel/report"
 )
-
-// chromium runs headless Chromium with args and the page url, in a process group of its
-// own that is killed when it returns, and gives its standard output. The test is skipped,
-// with the reason, when Chromium is not installed.
-func chromium(t *testing.T, args ...string) string {
-	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium is not installed (apt-get install chromium): the browser test is skipped")
-	}
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + t.TempDir()}
-	cmd := exec.Command(bin, append(base, args...)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // Chromium's helper processes too
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, errb.String())
-	}
-	return out.String()
-}
 
 // TestBrowserDrawsEveryOperationAndStep loads register-buggy's report in headless
 // Chromium and checks, in the DOM the page's script built, that every operation and every
@@ -47,7 +20,7 @@ func TestBrowserDrawsEveryOperationAndStep(t *testing.T) {
 	if err := report.WriteHTMLFile(path, *p); err != nil {
 		t.Fatal(err)
 	}
-	dom := chromium(t, "--dump-dom", "file://"+path)
+	dom := headless.Chromium(t, "--dump-dom", "file://"+path)
 	attr := func(name string) string {
 		m := regexp.MustCompile(`<body[^>]*\s` + name + `="([^"]*)"`).FindStringSubmatch(dom)
 		if m == nil {

@@ -40,6 +40,7 @@ Usage:
   ravel replay FILE             re-run the violation saved by check --out FILE
   ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
   ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
+  ravel explore SYSTEM [flags]  step through SYSTEM by hand in a browser (127.0.0.1)
 
 Run 'ravel check -h' for check's flags.
 Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
@@ -70,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdBench(args[1:], stdout, stderr)
 	case "lincheck":
 		code, err = cmdLincheck(args[1:], stdout, stderr)
+	case "explore":
+		code, err = cmdExplore(args[1:], stdout)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -57,3 +57,12 @@ func TestCheckHTML(t *testing.T) {
 		t.Errorf("unwritable --html: exit %d, stderr %s", code, stderr)
 	}
 }
+
+func TestExploreBadUsage(t *testing.T) {
+	for _, args := range [][]string{{"explore"}, {"explore", "nosuch"}, {"explore", "register", "--port", "-1"}, {"explore", "register", "--harness", "9r9w"}} {
+		code, _, stderr := runRavel(args...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, stderr)
+		}
+	}
+}
