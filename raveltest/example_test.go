@@ -40,6 +40,13 @@ func ExampleCheck() {
 	//   c1  Read()       ├──┤ 0
 	//   c2  Read()                ├──┤ 0
 	//
+	// why it is not linearizable:
+	//   the longest linearizable prefix found has 2 of the 3 operations, in linearization order,
+	//   then the operation that cannot follow it:
+	//       1  c1  Read()       ├──┤          0
+	//       2  c0  Write(1)  ├────────┤       ok
+	//       ✗  c2  Read()                ├──┤ 0   but the specification answers 1 here
+	//
 	// events, each with the step that caused it (0: the start):
 	//   @1   c0 invokes Write(1)
 	//   @2   c1 invokes Read()

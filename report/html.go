@@ -35,7 +35,8 @@ h1{font-size:20px;margin:0 0 4px} h2{font-size:16px;margin:18px 0 6px}
 .verdict{font-weight:600;color:#b00020}.verdict.ok{color:#1b5e20}
 table.stats td{padding:1px 10px 1px 0;font-variant-numeric:tabular-nums}
 svg text{font:12px ui-monospace,monospace}
-.op rect{fill:#cfe3ff;stroke:#3a6fb0}.op.lit rect{fill:#ffd54f;stroke:#c77800}
+.op rect{fill:#cfe3ff;stroke:#3a6fb0}.op.stuck rect{fill:#ffcdd2;stroke:#c62828}.lin{fill:#1b5e20;font-weight:700}
+#why:empty{display:none}#why{background:#fff8e1;border:1px solid #ffe082;padding:6px;font-size:12px}.op.lit rect{fill:#ffd54f;stroke:#c77800}
 .step line{stroke:#555;stroke-width:1.2}.step text{fill:#333}
 .step.fault line{stroke:#c62828;stroke-dasharray:4 3}.step.fault text{fill:#c62828}
 .step.lit line{stroke:#c77800;stroke-width:2.5}.step.lit text{fill:#c77800;font-weight:700}
@@ -49,7 +50,7 @@ svg text{font:12px ui-monospace,monospace}
 <body>
 <h1 id="title"></h1><div id="verdict" class="verdict"></div>
 <h2>History</h2><p>One bar per operation, from its invocation to its response; the numbers are the steps that invoked and answered it. Click an operation to light its steps.</p>
-<div id="history"></div>
+<div id="history"></div><pre id="why"></pre>
 <div id="layout"><div><h2>Schedule</h2><p>One lifeline per client and actor, one numbered arrow per delivery (faults dashed red). Hover or click a step.</p><div id="msc"></div></div>
 <div id="states"><h2 id="stateshead">States at the start</h2><div id="statesbody"></div></div></div>
 <h2>Run</h2><table class="stats" id="stats"></table>
@@ -65,15 +66,18 @@ var v=document.getElementById("verdict");v.textContent=P.verdict;if(/^no violati
 var st=document.getElementById("stats");(P.stats||[]).forEach(function(r){var tr=st.insertRow();tr.insertCell().textContent=r[0];tr.insertCell().textContent=r[1];});
 var ops=P.ops||[],steps=P.steps||[];
 // History: one row per client, x by event index.
+document.getElementById("why").textContent=P.why?"Why it is not linearizable (#n: the operation's place in the longest linearizable prefix found):\n"+P.why:"";
 var X0=60,DX=Math.max(28,Math.min(60,700/Math.max(1,P.events))),RH=26,nc=P.clients;
-var hw=X0+DX*(P.events+1)+200,hs=el("svg",{width:hw,height:RH*nc+10,id:"historysvg"},document.getElementById("history"));
+var hw=X0+DX*(P.events+1)+560,hs=el("svg",{width:hw,height:RH*nc+10,id:"historysvg"},document.getElementById("history"));
 for(var c=0;c<nc;c++)el("text",{x:4,y:RH*c+18},hs,P.lifelines[c]);
 var opEls=ops.map(function(o,k){
-  var g=el("g",{"class":"op","data-op":k},hs),y=RH*o.client+4;
+  var g=el("g",{"class":"op"+(o.stuck?" stuck":""),"data-op":k},hs),y=RH*o.client+4;
   var x1=X0+DX*o.call,x2=o.ret<0?X0+DX*P.events+DX/2:X0+DX*o.ret;
   el("rect",{x:x1,y:y,width:Math.max(4,x2-x1),height:RH-8,rx:3},g);
   var lab=o.label+(o.ret<0?" (no response)":" → "+o.output)+"   [@"+o.callStep+(o.retStep<0?"":"→@"+o.retStep)+"]";
+  if(o.stuck)lab+="   ✗ cannot follow the linearizable prefix: the specification answers "+o.expected;
   el("text",{x:x2+6,y:y+13},g,lab);
+  if(o.lin>0)el("text",{"class":"lin",x:x1-4,y:y+13,"text-anchor":"end"},g,"#"+o.lin);
   var linked=[o.callStep,o.retStep].filter(function(s){return s>0;});
   g.setAttribute("data-linked-steps",linked.join(","));
   g.addEventListener("click",function(){select(null,k);});

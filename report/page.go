@@ -6,6 +6,7 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/wgl"
 )
 
 // Page is everything the HTML report draws: the history as operations, the schedule as
@@ -23,6 +24,8 @@ type Page struct {
 	Initial []string `json:"initial"`
 	// Events is the number of events of the history.
 	Events int `json:"events"`
+	// Why explains a violation of linearizability (ExplainViolation); "" if none.
+	Why string `json:"why"`
 }
 
 // PageOp is one operation of the history.
@@ -38,6 +41,12 @@ type PageOp struct {
 	// -1: never answered).
 	CallStep   int `json:"callStep"`
 	ReturnStep int `json:"retStep"`
+	// Lin is the operation's place in the longest linearizable prefix (from 1; 0 when it
+	// is not in it); Stuck marks the operation that cannot follow that prefix, and
+	// Expected is what the specification would have answered it.
+	Lin      int    `json:"lin"`
+	Stuck    bool   `json:"stuck"`
+	Expected string `json:"expected,omitempty"`
 }
 
 // PageStep is one delivery.
@@ -90,10 +99,27 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 	events := s.Events()
 	p.Events = len(events)
 	spec := sys.Harness.Spec()
-	for k, o := range histories.Operations(sys.Harness, events) {
+	hops := histories.Operations(sys.Harness, events)
+	lin := map[int]int{}
+	stuck, expected := -1, ""
+	if res := wgl.Check(spec.Spec, hops); res.Verdict == wgl.NotLinearizable {
+		e := Explain(spec.Spec, hops, res)
+		for i, k := range e.Prefix {
+			lin[k] = i + 1
+		}
+		if e.Stuck >= 0 {
+			stuck, expected = e.Stuck, spec.Output(hops[e.Stuck].Input, e.Expected)
+		}
+		p.Why = ExplainViolation(spec.Spec, hops, res, 10)
+	}
+	for k, o := range hops {
 		op := PageOp{Client: o.Client, Label: spec.Input(o.Input), Call: int(o.Call), CallAt: int(o.Call), Return: -1, ReturnAt: -1, CallStep: eventStep[o.Call], ReturnStep: -1}
 		if !o.Open {
 			op.Output, op.Return, op.ReturnAt, op.ReturnStep = spec.Output(o.Input, o.Output), int(o.Return), int(o.Return), eventStep[o.Return]
+		}
+		op.Lin, op.Stuck = lin[k], k == stuck
+		if op.Stuck {
+			op.Expected = expected
 		}
 		p.Ops = append(p.Ops, op)
 		for _, st := range []int{op.CallStep, op.ReturnStep} {

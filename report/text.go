@@ -7,6 +7,7 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/wgl"
 )
 
 // EventSteps gives, for each event of the history that the schedule steps produces on sys,
@@ -37,6 +38,9 @@ func Text(sys *model.System, steps []explorer.Delivery, events []histories.Event
 	var b strings.Builder
 	b.WriteString("history (each operation spans its invocation … its response):\n")
 	b.WriteString(histories.Timeline(sys, events))
+	if why := Why(sys, events); why != "" {
+		b.WriteString("\nwhy it is not linearizable:\n" + why)
+	}
 	at, err := EventSteps(sys, steps)
 	if err != nil || len(at) < len(events) {
 		// A non-deterministic handler: the schedule alone does not give the events back.
@@ -72,4 +76,17 @@ func describeEvent(sys *model.System, e histories.Event) string {
 		return sys.ActorName(e.Req.Client) + " invokes " + spec.Input(in)
 	}
 	return sys.ActorName(e.Req.Client) + " " + spec.Input(in) + " returns " + spec.Output(in, e.Output)
+}
+
+// Why explains why the history events of sys is not linearizable — the longest
+// linearizable prefix found, then the operation that cannot follow it — or returns ""
+// when it is linearizable.
+func Why(sys *model.System, events []histories.Event) string {
+	spec := sys.Harness.Spec().Spec
+	ops := histories.Operations(sys.Harness, events)
+	res := wgl.Check(spec, ops)
+	if res.Verdict != wgl.NotLinearizable {
+		return ""
+	}
+	return ExplainViolation(spec, ops, res, 10)
 }
