@@ -14,8 +14,12 @@ import (
 )
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
+	args, html, err := htmlFlag(args)
+	if err != nil {
+		return 0, err
+	}
 	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
-		return 0, usagef("usage: ravel replay FILE (a file written by ravel check --out FILE)")
+		return 0, usagef("usage: ravel replay FILE [--html PAGE] (FILE written by ravel check --out FILE; --html writes the replay as one HTML page)")
 	}
 	path := args[0]
 	vf, err := report.ReadFile(path)
@@ -45,6 +49,11 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	}
 	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, vf.Run.Harness, vf.Run.Agents, len(ex.Steps))
 	fmt.Fprintf(stdout, "\n%s", report.Text(&sys, ex.Steps, ex.Events))
+	if html != "" {
+		if err := writeReplayHTML(html, &sys, path, ex); err != nil {
+			return 0, usagef("replay: --html: %v", err)
+		}
+	}
 	same := reflect.DeepEqual(newHistoryJSON(&sys, ex.Events), vf.Violation.History)
 	if same {
 		fmt.Fprintln(stdout, "\nthe replay gives the same history as the saved violation")

@@ -66,3 +66,22 @@ func TestExploreBadUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestReplayHTML(t *testing.T) {
+	dir := t.TempDir()
+	out, page := filepath.Join(dir, "v.json"), filepath.Join(dir, "r.html")
+	if code, _, stderr := runRavel("check", "register-buggy", "--quiet", "--out", out); code != exitViolation {
+		t.Fatalf("check: exit %d, %s", code, stderr)
+	}
+	code, _, stderr := runRavel("replay", out, "--html", page)
+	if code != exitViolation {
+		t.Fatalf("replay: exit %d, %s", code, stderr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(b), `"verdict":"VIOLATION: the history is not linearizable"`) {
+		t.Errorf("replay page: %v", err)
+	}
+	if code, _, _ := runRavel("replay", out, "--html"); code != exitUsage {
+		t.Errorf("--html without a file: exit %d, want 2", code)
+	}
+}
