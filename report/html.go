@@ -74,7 +74,7 @@ var opEls=ops.map(function(o,k){
   var g=el("g",{"class":"op"+(o.stuck?" stuck":""),"data-op":k},hs),y=RH*o.client+4;
   var x1=X0+DX*o.call,x2=o.ret<0?X0+DX*P.events+DX/2:X0+DX*o.ret;
   el("rect",{x:x1,y:y,width:Math.max(4,x2-x1),height:RH-8,rx:3},g);
-  var lab=o.label+(o.ret<0?" (no response)":" → "+o.output)+"   [@"+o.callStep+(o.retStep<0?"":"→@"+o.retStep)+"]";
+  var lab=o.label+(o.ret<0?" (no response)":" → "+o.output)+(steps.length?"   [@"+o.callStep+(o.retStep<0?"":"→@"+o.retStep)+"]":"");
   if(o.stuck)lab+="   ✗ cannot follow the linearizable prefix: the specification answers "+o.expected;
   el("text",{x:x2+6,y:y+13},g,lab);
   if(o.lin>0)el("text",{"class":"lin",x:x1-4,y:y+13,"text-anchor":"end"},g,"#"+o.lin);
@@ -87,6 +87,7 @@ var L=P.lifelines.length,CW=120,MX=70,SY=46,DY=30;
 var ms=el("svg",{width:MX*2+CW*(L-1)+100,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
 var defs=el("defs",{},ms),mk=el("marker",{id:"arr",markerWidth:8,markerHeight:8,refX:7,refY:4,orient:"auto",markerUnits:"userSpaceOnUse"},defs);el("path",{d:"M0,0 L8,4 L0,8 z",fill:"#555"},mk);
 for(var i=0;i<L;i++){var x=MX+CW*i;el("text",{x:x,y:16,"text-anchor":"middle","font-weight":i<nc?"400":"700"},ms,P.lifelines[i]);el("line",{"class":"life",x1:x,y1:24,x2:x,y2:SY+DY*steps.length+10},ms);}
+if(!steps.length)document.getElementById("layout").style.display="none"; // a recorded history has no schedule
 var stepEls=steps.map(function(s,j){
   var g=el("g",{"class":"step"+(s.fault?" fault":""),"data-step":s.n,"data-kind":s.kind},ms),y=SY+DY*j;
   var x1=MX+CW*s.from,x2=MX+CW*s.to;if(x1===x2)x2=x1+30;

@@ -31,6 +31,7 @@ type lincheckFlags struct {
 	timeout time.Duration
 	json    bool
 	out     string
+	html    string
 }
 
 // lincheckSpec is a specification lincheck knows, with the formats its histories can be
@@ -63,6 +64,7 @@ func newLincheckFlagSet(f *lincheckFlags) *flag.FlagSet {
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up on a file after this long and call it unknown; 0 means no limit")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {file, verdict, seconds} instead of text")
 	fs.StringVar(&f.out, "out", "", "write every violation found, with its longest linearizable prefix, to `FILE` as JSON")
+	fs.StringVar(&f.html, "html", "", "write the first violating history (or the first history) as one HTML page to `FILE`")
 	fs.Usage = func() {}
 	return fs
 }
@@ -206,6 +208,12 @@ func lincheck[S, I, O comparable](
 		}
 		if !f.json {
 			printLincheck(stdout, spec, name, ops, res, elapsed, f.timeout)
+		}
+		if f.html != "" && (i == 0 || res.Verdict == wgl.NotLinearizable && bad == 1) {
+			page := report.NewHistoryPage("ravel lincheck "+name, res.Verdict.String(), [][2]string{{"file", name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
+			if err := report.WriteHTMLFile(f.html, page); err != nil {
+				return 0, usagef("lincheck: --html: %v", err)
+			}
 		}
 	}
 	if f.json {

@@ -85,3 +85,20 @@ func TestReplayHTML(t *testing.T) {
 		t.Errorf("--html without a file: exit %d, want 2", code)
 	}
 }
+
+func TestLincheckHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "l.html")
+	code, _, stderr := runRavel("lincheck", "--format", "jepsen", "--html", page, filepath.Join(porcupineData, "jepsen", "etcd_000.log"))
+	if code != exitViolation {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"verdict":"not-linearizable"`, `"stuck":true`, `longest linearizable prefix`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
