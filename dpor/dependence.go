@@ -49,15 +49,23 @@ func DependenceByName(name string) (Dependence, error) {
 
 type actorDep struct{}
 
-func (actorDep) Name() string                  { return "actor" }
-func (actorDep) Dependent(a, b *StepInfo) bool { return a.Event.To == b.Event.To }
-func (actorDep) NeedsReturns() bool            { return false }
-func (actorDep) NeedsKeys() bool               { return false }
+func (actorDep) Name() string { return "actor" }
+func (actorDep) Dependent(a, b *StepInfo) bool {
+	if d, ok := faultDependent(a, b); ok {
+		return d
+	}
+	return a.Event.To == b.Event.To
+}
+func (actorDep) NeedsReturns() bool { return false }
+func (actorDep) NeedsKeys() bool    { return false }
 
 type historyDep struct{}
 
 func (historyDep) Name() string { return "history" }
 func (historyDep) Dependent(a, b *StepInfo) bool {
+	if d, ok := faultDependent(a, b); ok {
+		return d
+	}
 	if a.Event.To == b.Event.To || (a.Invokes && b.Returns) || (a.Returns && b.Invokes) {
 		return true
 	}
@@ -77,6 +85,9 @@ type keyDep struct{}
 
 func (keyDep) Name() string { return "key" }
 func (keyDep) Dependent(a, b *StepInfo) bool {
+	if d, ok := faultDependent(a, b); ok {
+		return d
+	}
 	x, y := &a.Event, &b.Event
 	if x.To != y.To || x.Excluded || y.Excluded {
 		return false

@@ -22,7 +22,7 @@ func (k EventKind) String() string {
 	case Timer:
 		return "timer"
 	}
-	return "unknown"
+	return faultKindString(k)
 }
 
 // Event is one thing that can happen next: the delivery of a pending message to its
@@ -45,4 +45,7 @@ type Event struct {
 	Key      string
 	KeyKnown bool
 	Excluded bool
+	// Target is, for a drop or a duplication, the ID of the message it acts on, and for a
+	// partition the bit set of the actors on one side of the cut (see faults.go).
+	Target uint64
 }

@@ -40,6 +40,7 @@ func (f *fg) Needs() Needs {
 
 func (f *fg) Arrive(p Path) {
 	nodes := p.Nodes()
+	backtrackDisabled(nodes)
 	top := &nodes[len(nodes)-1]
 	if top.Final {
 		return

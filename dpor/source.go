@@ -31,6 +31,7 @@ func (s *source) Arrive(p Path) {
 		s.before(nodes, n-1)
 		s.races(nodes, n-1)
 		inheritSleep(nodes, s.dep)
+		backtrackDisabled(nodes)
 	}
 	top := &nodes[n]
 	for k := range top.Enabled {

@@ -30,6 +30,9 @@ func DescribeMessage(msg any) string {
 // DescribeDelivery renders step i (from 1) of a schedule as one line:
 // "  7  n0 → n1  WriteReplica{req:c0.0 ver:1 val:1}".
 func DescribeDelivery(sys *model.System, i int, d Delivery) string {
+	if d.Kind.IsFault() {
+		return fmt.Sprintf("%4d  %s", i, DescribeFault(sys, d))
+	}
 	what := DescribeMessage(d.Msg)
 	if d.Timer != "" {
 		what = "timer " + strconv.Quote(d.Timer) + " " + what

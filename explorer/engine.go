@@ -126,6 +126,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	e.stats.Explore = exploreEnd
 	if e.first != nil {
 		e.verifyReplay(e.first)
+		if opts.Minimize && e.first.Replayed {
+			e.first = minimize(ctx, e.x, e.first)
+		}
 	}
 	res := &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0, First: e.first, Strategy: e.strat.Name()}
 	if dep := dpor.RelationOf(e.strat); dep != nil {
@@ -295,7 +298,7 @@ func (e *engine) sample(ctx context.Context, seed int64) bool {
 				e.endSchedule(e.states[d], len(n.Enabled) > 0)
 				break
 			}
-			next, fail := e.take(d, rng.IntN(len(n.Enabled)))
+			next, fail := e.take(d, e.pick(rng, n.Enabled))
 			if fail != nil {
 				e.stats.Schedules++
 				e.stats.Panics++
@@ -530,7 +533,7 @@ func (e *engine) fail(f *failure, s *state, d int) {
 func deliveries(evs []dpor.Event) []Delivery {
 	out := make([]Delivery, len(evs))
 	for i, ev := range evs {
-		out[i] = Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer}
+		out[i] = Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer, Target: ev.Target}
 	}
 	return out
 }

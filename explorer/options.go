@@ -55,6 +55,12 @@ type Options struct {
 	// re-executed from the initial state (the DS2 paper's ST column). It explores exactly
 	// what the stateful search explores, slower.
 	Stateless bool
+	// FaultProbability is the chance that a random walk injects a fault, at a state where
+	// both a fault and a delivery are enabled: it then picks one of the faults, otherwise
+	// one of the deliveries, uniformly. 0 picks uniformly among all enabled events.
+	FaultProbability float64
+	// Minimize shrinks the first violation's schedule before reporting it (minimize.go).
+	Minimize bool
 	// OnSchedule, when set, is called at the end of every schedule. The argument is valid
 	// only during the call.
 	OnSchedule func(*ScheduleEnd)
@@ -166,6 +172,12 @@ type Violation struct {
 	// Replayed reports that re-running the schedule from the initial state reached the
 	// same fingerprint; false means a handler is not deterministic (DESIGN.md, Semantics 1).
 	Replayed bool
+	// With Options.Minimize: the length of the schedule as found (Steps is the shrunk
+	// one), the replays minimization took, and whether it reached a local minimum (false:
+	// the context was cancelled first).
+	OriginalSteps   int
+	MinimizeReplays int
+	Minimized       bool
 }
 
 // Delivery is one step of a reported schedule.
@@ -175,4 +187,6 @@ type Delivery struct {
 	From, To model.ID
 	Msg      any
 	Timer    string
+	// Target is, for a fault, what it acts on (dpor.Event.Target).
+	Target uint64
 }

@@ -59,7 +59,7 @@ func replay(x *executor, ids []uint64) (*Execution, error) {
 			return nil, fmt.Errorf("replay: step %d: event %016x is not enabled (the schedule does not belong to this system, or a handler is not deterministic)", d+1, id)
 		}
 		ev := buf[k]
-		ex.Steps = append(ex.Steps, Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer})
+		ex.Steps = append(ex.Steps, Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer, Target: ev.Target})
 		next, l, f := x.step(s, idx[k], d, log)
 		log = l
 		if f != nil {

@@ -34,16 +34,21 @@ type state struct {
 	ahash   []uint64 // each actor's fingerprint
 	pending []*pending
 	clients []client
-	events  int    // length of the history
-	chrono  uint64 // chain hash of the history
-	asum    uint64 // Σ mix(i, ahash[i])
-	psum    uint64 // Σ chash over pending (order-independent)
+	events  int         // length of the history
+	chrono  uint64      // chain hash of the history
+	asum    uint64      // Σ mix(i, ahash[i])
+	psum    uint64      // Σ chash over pending (order-independent)
+	faults  *faultState // nil until a fault happens
 }
 
 // fingerprint covers actors, pending messages and timers, and the history (which also
 // fixes each client's progress).
 func (s *state) fingerprint() uint64 {
-	return model.Mix64(s.asum ^ model.Mix64(s.psum+0x9E3779B97F4A7C15) ^ model.Mix64(s.chrono^0xC2B2AE3D27D4EB4F))
+	fp := model.Mix64(s.asum ^ model.Mix64(s.psum+0x9E3779B97F4A7C15) ^ model.Mix64(s.chrono^0xC2B2AE3D27D4EB4F))
+	if s.faults != nil {
+		fp = model.Mix64(fp ^ s.faults.hash())
+	}
+	return fp
 }
 
 func actorTerm(i int, h uint64) uint64 { return model.Mix64(h + uint64(i)*0x9E3779B97F4A7C15) }
@@ -62,6 +67,11 @@ type executor struct {
 	// What the last step answered (Respond effects) and whether it recorded a return.
 	answered []model.RequestID
 	returned bool
+	// Faults: whether the system allows any, whether partitions hold messages rather than
+	// lose them, and the sides a partition may cut (faults.go).
+	faulty bool
+	hold   bool
+	sides  []uint64
 }
 
 // failure is a finding made while running a step: a panic or an ill-typed response.
@@ -86,6 +96,9 @@ func newExecutor(sys *model.System, reflective bool) (*executor, error) {
 		ctx:     model.NewCtx(len(sys.Actors), sys.Harness.NumClients()),
 		h:       mode.NewHasher(),
 		fifo:    sys.Network == model.FIFO,
+		faulty:  sys.Faults.Any() || sys.Harness.Timeouts() > 0,
+		hold:    sys.Faults.Hold,
+		sides:   faultSides(sys),
 	}
 	sp := sys.Harness.Spec()
 	x.spec = outputChecker(sp.IsOutput)
@@ -217,8 +230,14 @@ func (x *executor) enabled(s *state, buf []dpor.Event, idx []int) ([]dpor.Event,
 		if x.fifo && p.ev.Kind != dpor.Timer && blockedFIFO(s.pending[:i], p) {
 			continue
 		}
+		if x.faulty && x.held(s, p) {
+			continue
+		}
 		buf = append(buf, p.ev)
 		idx = append(idx, i)
+	}
+	if x.faulty {
+		return x.faultEvents(s, buf, idx, len(buf))
 	}
 	return buf, idx
 }
@@ -237,6 +256,9 @@ func blockedFIFO(earlier []*pending, p *pending) bool {
 // hands to Ravel can still make Ravel's side of the step panic — a message holding a
 // func cannot be fingerprinted — and that too is a finding about the system.
 func (x *executor) step(s *state, k int, depth int, log []histories.Event) (n *state, out []histories.Event, fail *failure) {
+	if k < 0 {
+		return x.stepFault(s, k, depth, log)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			n, out, fail = s, log, &failure{kind: "panic", msg: fmt.Sprintf("after %s's handler: %v", x.sys.ActorName(s.pending[k].ev.To), r), stack: string(debug.Stack())}
@@ -256,15 +278,19 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 		chrono:  s.chrono,
 		asum:    s.asum,
 		psum:    s.psum - p.chash,
+		faults:  s.faults,
 	}
 	n.pending = make([]*pending, 0, len(s.pending)+4)
 	n.pending = append(n.pending, s.pending[:k]...)
 	n.pending = append(n.pending, s.pending[k+1:]...)
 	if p.ev.Kind == dpor.Request {
-		c, _ := p.req.Client.Client()
-		n.clients = append([]client(nil), s.clients...)
-		n.clients[c].invoked++
-		log = x.record(n, log, histories.Event{Kind: histories.Invoke, Req: p.req})
+		// A retried request (Harness.Retrying) invokes its operation only if it gets
+		// there first.
+		if c, _ := p.req.Client.Client(); s.clients[c].invoked == int32(p.req.Seq) {
+			n.clients = append([]client(nil), s.clients...)
+			n.clients[c].invoked++
+			log = x.record(n, log, histories.Event{Kind: histories.Invoke, Req: p.req})
+		}
 	}
 	to := int(p.ev.To)
 	actor, err := x.mode.Clone(s.actors[to])
@@ -347,6 +373,9 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 
 // add makes p pending in n.
 func (x *executor) add(n *state, p *pending) {
+	if n.faults != nil && x.lost(n, p) {
+		return
+	}
 	n.pending = append(n.pending, p)
 	n.psum += p.chash
 }

@@ -106,3 +106,17 @@ func burst(k int, net model.Network) model.System {
 		Harness: model.Clients(specs.Register(), model.Client[specs.RegisterInput]{Target: 0}),
 	}
 }
+
+// sink receives everything and answers nothing.
+type sink struct{ Got int }
+
+func (s *sink) Receive(*model.Ctx, model.Envelope) { s.Got++ }
+
+// sinks has k actors that never answer and one client with one write to actor 0.
+func sinks(k int) model.System {
+	actors := make([]model.Actor, k)
+	for i := range actors {
+		actors[i] = &sink{}
+	}
+	return model.System{Name: "sinks", Actors: actors, Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1)))}
+}

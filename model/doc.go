@@ -23,6 +23,15 @@
 // [Ctx.Respond] for it. The response is not a message the network can reorder: it only
 // lets that client send its next request.
 //
+// # Faults
+//
+// A [System]'s [Faults] give the explorer budgets per schedule for losing, duplicating
+// and partitioning messages and for crashing actors; all zero, the default, injects none.
+// A crashed actor that is a [Restarter] may come back with what its Restart method keeps
+// (its durable state); one that is not stays down. A [Harness] made [Harness.Retrying]
+// lets its clients time out and send a request again to another actor. An operation whose
+// answer is lost stays open in the history: its outcome is unknown.
+//
 // # Snapshots
 //
 // Ravel copies an actor before each step that changes it, with the actor's own

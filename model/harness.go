@@ -82,6 +82,8 @@ type Harness struct {
 	targets []ID
 	inputs  [][]any
 	request func(id RequestID, in any) any
+	// timeouts is how many times each client may time out and retry (Retrying).
+	timeouts int
 }
 
 // Clients returns the harness in which each of clients runs its operations against its
@@ -123,6 +125,21 @@ func NamedOperations[I any](table map[string][]I, names []string, name string) (
 	}
 	return ops, nil
 }
+
+// Retrying makes every client of h time out and retry, up to n times per schedule: while
+// an operation of the client is invoked and not answered, the explorer may fire the
+// client's timer, which sends the same request again (the same RequestID and input) to
+// the next actor after the one it last tried, in ID order. The operation's invocation
+// stays the first delivery's; the first answer to either copy is its response, later
+// ones are ignored. The timer fires at the explorer's choice, like a fault, so both a
+// premature retry and a retry after a lost answer are explored. It returns h.
+func (h *Harness) Retrying(n int) *Harness {
+	h.timeouts = n
+	return h
+}
+
+// Timeouts is how many times each client may time out and retry (0: never).
+func (h *Harness) Timeouts() int { return h.timeouts }
 
 // Spec is the specification, with its types erased.
 func (h *Harness) Spec() specs.Erased { return h.spec }
@@ -166,6 +183,9 @@ func (h *Harness) validate(actors int) error {
 	}
 	if err := h.spec.Validate(); err != nil {
 		return err
+	}
+	if h.timeouts < 0 {
+		return fmt.Errorf("model: the harness's clients retry %d times; want 0 or more", h.timeouts)
 	}
 	if len(h.targets) == 0 {
 		return fmt.Errorf("model: the harness has no clients")

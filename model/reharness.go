@@ -25,7 +25,9 @@ func (h *Harness) WithClients(targets []ID, ops [][]any) (*Harness, error) {
 	if len(targets) != len(ops) {
 		return nil, fmt.Errorf("model: %d targets for %d clients", len(targets), len(ops))
 	}
-	n := &Harness{spec: h.spec, request: h.request, targets: append([]ID(nil), targets...), inputs: make([][]any, len(ops))}
+	c := *h // keeps whatever else the harness says (its clients' retries, …)
+	n := &c
+	n.targets, n.inputs = append([]ID(nil), targets...), make([][]any, len(ops))
 	for c, list := range ops {
 		for k, in := range list {
 			if !h.spec.IsInput(in) {

@@ -24,6 +24,9 @@ type System struct {
 	// excluded from interleaving; only key-aware strategies (LiViola) read it. A client's
 	// request has the key the specification's Partition gives its input, if any.
 	Keys *Keys
+	// Faults are the failures the explorer may inject, with their budgets per schedule;
+	// the zero value injects none.
+	Faults Faults
 }
 
 // Validate reports, in one line, what makes the system unusable: no actors, a nil actor,
@@ -42,6 +45,9 @@ func (s *System) Validate() error {
 	}
 	if s.Network > FIFO {
 		return fmt.Errorf("model: system %q: unknown network kind %d", s.Name, s.Network)
+	}
+	if err := s.Faults.validate(len(s.Actors)); err != nil {
+		return err
 	}
 	return s.Harness.validate(len(s.Actors))
 }

@@ -107,7 +107,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	}
 	v := report.NewViolation(&sys, res.First)
 	info := report.RunInfo{System: sys.Name, Strategy: res.Strategy, Dependence: res.Dependence,
-		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching}
+		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, Faults: report.FaultsOf(&sys)}
 	under := ""
 	if workload != nil {
 		info.Workload = workload.w.Name

@@ -93,8 +93,12 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 		for len(eventStep) < len(s.Events()) {
 			eventStep = append(eventStep, i+1)
 		}
-		p.Steps = append(p.Steps, PageStep{N: i + 1, From: lifeline(d.From), To: lifeline(d.To), Kind: d.Kind.String(),
-			Msg: explorer.DescribeMessage(d.Msg), Fault: !isDelivery(d.Kind.String()), States: states(s.Actors())})
+		st := PageStep{N: i + 1, From: lifeline(d.From), To: lifeline(d.To), Kind: d.Kind.String(),
+			Msg: explorer.DescribeMessage(d.Msg), Fault: d.Kind.IsFault(), States: states(s.Actors())}
+		if st.Fault {
+			st.Msg = explorer.DescribeFault(sys, d)
+		}
+		p.Steps = append(p.Steps, st)
 	}
 	events := s.Events()
 	p.Events = len(events)
@@ -130,10 +134,6 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 	}
 	return p, nil
 }
-
-// isDelivery tells ordinary deliveries from faults (drops, crashes, … that strategies
-// may add as events of their own).
-func isDelivery(kind string) bool { return kind == "message" || kind == "request" || kind == "timer" }
 
 func containsInt(s []int, x int) bool {
 	for _, y := range s {

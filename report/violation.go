@@ -16,18 +16,19 @@ import (
 
 // RunInfo is what was asked for: enough to rebuild the system and run it again.
 type RunInfo struct {
-	System       string `json:"system"`
-	Harness      string `json:"harness"`
-	Strategy     string `json:"strategy"`
-	Agents       int    `json:"agents"`
-	Retries      int    `json:"retries,omitempty"`
-	StateCaching bool   `json:"state_caching"`
-	Stateless    bool   `json:"stateless"`
-	Seed         int64  `json:"seed"`
-	MaxSchedules int64  `json:"max_schedules"`
-	MaxDepth     int    `json:"max_depth"`
-	Dependence   string `json:"dependence,omitempty"`
-	Delays       *int   `json:"delays,omitempty"`
+	System       string  `json:"system"`
+	Harness      string  `json:"harness"`
+	Strategy     string  `json:"strategy"`
+	Agents       int     `json:"agents"`
+	Retries      int     `json:"retries,omitempty"`
+	StateCaching bool    `json:"state_caching"`
+	Stateless    bool    `json:"stateless"`
+	Seed         int64   `json:"seed"`
+	MaxSchedules int64   `json:"max_schedules"`
+	MaxDepth     int     `json:"max_depth"`
+	Dependence   string  `json:"dependence,omitempty"`
+	Delays       *int    `json:"delays,omitempty"`
+	Faults       *Faults `json:"faults,omitempty"`
 	// Workload names the generated workload the run used instead of the named harness.
 	Workload string `json:"workload,omitempty"`
 }
@@ -40,6 +41,8 @@ type Violation struct {
 	Replayed bool    `json:"replayed"`
 	History  History `json:"history"`
 	Steps    []Step  `json:"schedule"`
+	// OriginalLength is the length of the schedule as found, when Steps was minimized.
+	OriginalLength int `json:"original_length,omitempty"`
 }
 
 // History is a history as JSON: its events, and the timeline text.
@@ -80,12 +83,13 @@ const Format = "ravel-violation/1"
 // NewViolation renders v, found on sys.
 func NewViolation(sys *model.System, v *explorer.Violation) Violation {
 	return Violation{
-		Kind:     v.Kind,
-		Schedule: v.Schedule,
-		Message:  v.Message,
-		Replayed: v.Replayed,
-		History:  NewHistory(sys, v.Events),
-		Steps:    NewSteps(sys, v.Steps),
+		Kind:           v.Kind,
+		Schedule:       v.Schedule,
+		Message:        v.Message,
+		Replayed:       v.Replayed,
+		History:        NewHistory(sys, v.Events),
+		Steps:          NewSteps(sys, v.Steps),
+		OriginalLength: v.OriginalSteps, // 0 (omitted) unless minimized
 	}
 }
 
@@ -116,6 +120,9 @@ func NewSteps(sys *model.System, steps []explorer.Delivery) []Step {
 			To:    sys.ActorName(d.To),
 			Msg:   explorer.DescribeMessage(d.Msg),
 			Timer: d.Timer,
+		}
+		if d.Kind.IsFault() {
+			out[i].Msg = explorer.DescribeFault(sys, d)
 		}
 	}
 	return out

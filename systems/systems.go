@@ -69,6 +69,20 @@ var catalog = []Entry{
 		Build:     func(c Config) (model.System, error) { return register.NewBuggy(c.Agents, c.Harness) },
 	},
 	{
+		Name:      "register-volatile",
+		Summary:   "the register whose agents keep their copy only in memory: clean without faults, loses an acknowledged write with --crash 1 (twin: register --agents 3)",
+		Harnesses: register.VolatileHarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return register.NewVolatile(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "register-idempotent",
+		Summary:   "the register counting each agent's ack and reply once: clean with --duplicate, where register with 3 agents is not",
+		Harnesses: register.VolatileHarnessNames,
+		Agents:    3,
+		Build:     func(c Config) (model.System, error) { return register.NewIdempotent(c.Agents, c.Harness) },
+	},
+	{
 		Name:      "adr",
 		Summary:   "DS2's another distributed register (§4.3): every agent coordinates; reads retry until all copies agree",
 		Harnesses: adr.HarnessNames,

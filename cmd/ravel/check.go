@@ -44,6 +44,7 @@ type checkFlags struct {
 	histories    string
 	workloads    string
 	html         string
+	faults       faultFlags
 }
 
 // newCheckFlagSet declares check's flags. Parse errors are not printed by the flag
@@ -71,6 +72,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
 	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax)
 	fs.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to `FILE`")
+	f.faults.declare(fs)
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
 }
@@ -145,14 +147,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if _, ok := strat.(dpor.Sampler); ok && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
 	}
-	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless}
+	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
+	if err := f.faults.apply(&sys, &opts); err != nil {
+		return 0, err
+	}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless, Faults: faultsInfo(&sys)}
 	if dep := dpor.RelationOf(strat); dep != nil {
 		info.Dependence = dep.Name()
 	}
 	if f.strategy == "delay-bounded" {
 		info.Delays = &f.delays
 	}
-	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
 	switch f.caching {
 	case "on":
 		opts.StateCaching = true
@@ -266,7 +271,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if r.Delays != nil {
 		fmt.Fprintf(w, "  delays %d", *r.Delays)
 	}
-	fmt.Fprintf(w, "  agents %d  seed %d\n", r.Agents, r.Seed)
+	fmt.Fprintf(w, "  agents %d  seed %d%s\n", r.Agents, r.Seed, r.Faults.Describe())
 	if r.Exclusions > 0 {
 		fmt.Fprintf(w, "note: the system excludes %d message types from interleaving; a wrong exclusion hides bugs\n", r.Exclusions)
 	}
@@ -336,6 +341,9 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}
 	fmt.Fprintf(w, "\n%s", report.Text(sys, v.Steps, v.Events))
+	if note := minimizedNote(v); note != "" {
+		fmt.Fprintf(w, "(the schedule above%s)\n", note)
+	}
 	if v.Stack != "" {
 		fmt.Fprintf(w, "\nstack of the panic:\n%s", indent(v.Stack))
 	}

@@ -28,6 +28,11 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 	for _, s := range dpor.Strategies() {
 		fmt.Fprintf(w, "%s\t\t\t%s\n", s.Name, s.Summary)
 	}
+	fmt.Fprintln(w, "\t\t\t")
+	fmt.Fprintln(w, "FAULT (check flag)\t\t\tWHAT (budgets per schedule; 0, the default, injects none)")
+	for _, f := range faultList {
+		fmt.Fprintf(w, "%s\t\t\t%s\n", f[0], f[1])
+	}
 	if err := w.Flush(); err != nil {
 		return 0, err
 	}

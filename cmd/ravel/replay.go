@@ -39,6 +39,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 			return 0, usagef("replay: %s: %v", path, err)
 		}
 	}
+	vf.Run.Faults.ApplyTo(&sys)
 	ids, err := vf.Violation.IDs()
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)

@@ -12,7 +12,12 @@ import (
 var Harnesses = map[string][]specs.RegisterInput{
 	"2r1w": {specs.Write(1), specs.Read(), specs.Read()},
 	"2r2w": {specs.Write(1), specs.Read(), specs.Write(2), specs.Read()},
+	// 1r1w is the smallest harness that shows a lost write (register-volatile's first).
+	"1r1w": {specs.Write(1), specs.Read()},
 }
+
+// VolatileHarnessNames are register-volatile's harnesses, the default first.
+var VolatileHarnessNames = []string{"1r1w", "2r1w", "2r2w"}
 
 // HarnessNames lists the harnesses in a fixed order.
 var HarnessNames = []string{"2r1w", "2r2w"}
@@ -35,6 +40,24 @@ func New(n int, harness string) (model.System, error) {
 // harness.
 func NewBuggy(n int, harness string) (model.System, error) {
 	return build("register-buggy", n, harness, Faults{LocalReads: true, AckAfterFirst: true})
+}
+
+// NewVolatile returns the correct register whose agents keep their copy only in memory
+// (Faults.Volatile): linearizable as long as nothing crashes, but a crash and restart of
+// one of the agents that acknowledged a write loses it, and with 3 agents a later read can
+// find a majority for the old value. Its correct twin is New, whose copies are durable.
+func NewVolatile(n int, harness string) (model.System, error) {
+	return build("register-volatile", n, harness, Faults{Volatile: true})
+}
+
+// NewIdempotent returns the correct register whose leader counts each agent's ack and
+// reply once (Faults.Idempotent): the twin of New under duplication, which New with 3
+// agents does not survive.
+func NewIdempotent(n int, harness string) (model.System, error) {
+	if n > 64 {
+		return model.System{}, fmt.Errorf("register-idempotent keeps its agents in a 64-bit set: at most 64, got %d", n)
+	}
+	return build("register-idempotent", n, harness, Faults{Idempotent: true})
 }
 
 func build(name string, n int, harness string, f Faults) (model.System, error) {

@@ -91,6 +91,14 @@ type Faults struct {
 	// AckAfterFirst: the leader acknowledges a write after the first replica's ack
 	// instead of a majority's.
 	AckAfterFirst bool
+	// Volatile: an agent keeps its copy of the register only in memory, so that it comes
+	// back from a crash with the initial value (model.Restarter). Without it the copy is
+	// durable and survives.
+	Volatile bool
+	// Idempotent: the leader counts each agent's ack of a write, and each agent's reply to
+	// a read, once. Without it (DS2's register) it counts messages, and with 3 agents a
+	// duplicated ReadReplicaAck carrying an old value makes a majority on its own.
+	Idempotent bool
 }
 
 // Replica is one agent of the register. Its exported fields are its state; Clone and
@@ -109,13 +117,15 @@ type Replica struct {
 // Write is a write in flight at the leader.
 type Write struct {
 	Req  model.RequestID
-	Acks int // agents that hold it, the leader included
+	Acks int    // agents that hold it, the leader included
+	From uint64 // with Faults.Idempotent: the agents whose ack was counted
 }
 
 // Read is a read in flight at the leader.
 type Read struct {
 	Req     model.RequestID
 	Replies int    // values collected, the leader's own included
+	From    uint64 // with Faults.Idempotent: the agents whose reply was counted
 	Votes   []Vote // distinct (version, value) pairs seen, with their counts
 }
 
@@ -140,6 +150,18 @@ func (r *Replica) Clone() model.Actor {
 func (r *Replica) HashState(h *model.Hasher) {
 	h.Bool(r.Faults.LocalReads)
 	h.Bool(r.Faults.AckAfterFirst)
+	if r.Faults.Volatile {
+		h.Uint64(0x566f6c6174696c65) // only when set: fingerprints without it stay as they were
+	}
+	if r.Faults.Idempotent {
+		h.Uint64(0x4964656d706f74) // likewise
+		for _, w := range r.Writes {
+			h.Uint64(w.From)
+		}
+		for _, rd := range r.Reads {
+			h.Uint64(rd.From)
+		}
+	}
 	h.ID(r.Leader)
 	h.Int(r.Version)
 	h.Int(r.Val)
@@ -188,12 +210,15 @@ func (r *Replica) Receive(ctx *model.Ctx, env model.Envelope) {
 			r.maybeAnswerRead(ctx, m.ID, majority, n)
 		}
 	case WriteReplica:
-		if m.Version > r.Version || r.Faults != (Faults{}) {
+		if m.Version > r.Version || r.Faults.LocalReads || r.Faults.AckAfterFirst {
 			r.Version, r.Val = m.Version, m.Val
 		}
 		ctx.Send(env.From, WriteReplicaAck{Req: m.Req})
 	case WriteReplicaAck:
 		if i := find(r.Writes, m.Req, func(w Write) model.RequestID { return w.Req }); i >= 0 {
+			if r.Faults.Idempotent && !firstFrom(&r.Writes[i].From, env.From) {
+				return
+			}
 			r.Writes[i].Acks++
 			need := majority
 			if r.Faults.AckAfterFirst {
@@ -209,6 +234,9 @@ func (r *Replica) Receive(ctx *model.Ctx, env model.Envelope) {
 			return
 		}
 		rd := &r.Reads[i]
+		if r.Faults.Idempotent && !firstFrom(&rd.From, env.From) {
+			return
+		}
 		rd.Replies++
 		j := 0
 		for j < len(rd.Votes) && (rd.Votes[j].Version != m.Version || rd.Votes[j].Val != m.Val) {
@@ -222,6 +250,27 @@ func (r *Replica) Receive(ctx *model.Ctx, env model.Envelope) {
 	default:
 		panic(fmt.Sprintf("register: unexpected message %T", env.Msg))
 	}
+}
+
+// firstFrom records agent a in the set from and reports whether it was not there yet.
+func firstFrom(from *uint64, a model.ID) bool {
+	bit := uint64(1) << uint(a)
+	if *from&bit != 0 {
+		return false
+	}
+	*from |= bit
+	return true
+}
+
+// Restart is the agent after a crash: its copy of the register (version and value) if it
+// is durable, the initial one if it is Volatile; the operations it had in flight as leader
+// are forgotten (their clients never hear back).
+func (r *Replica) Restart() model.Actor {
+	c := &Replica{Faults: r.Faults, Leader: r.Leader}
+	if !r.Faults.Volatile {
+		c.Version, c.Val = r.Version, r.Val
+	}
+	return c
 }
 
 func (r *Replica) maybeAckWrite(ctx *model.Ctx, req model.RequestID, need int) {

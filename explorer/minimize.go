@@ -1,0 +1,119 @@
+package explorer
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/wgl"
+)
+
+// Minimize shrinks the schedule of v, a violation found on sys, and returns the shrunk
+// violation: fewer faults, operations and deliveries, still a violation of the same kind.
+// It runs delta debugging over the schedule (Zeller and Hildebrandt, "Simplifying and
+// isolating failure-inducing input", TSE 2002), then removes single events until removing
+// any one more loses the violation or makes the schedule invalid (an event not enabled
+// when its turn comes): a local minimum. Every candidate is replayed from the initial
+// state, so nothing carries over from the search. Cancelling ctx stops it with the
+// smallest violating schedule found so far. v itself is not modified.
+func Minimize(ctx context.Context, sys model.System, v *Violation) (*Violation, error) {
+	x, err := newExecutor(&sys, false)
+	if err != nil {
+		return nil, err
+	}
+	return minimize(ctx, x, v), nil
+}
+
+// minimizer replays candidate schedules and says whether they still violate.
+type minimizer struct {
+	x       *executor
+	kind    string
+	replays int
+}
+
+// try replays ids and returns the execution when it shows a violation of the kind sought.
+// A schedule that fails before its end is cut there.
+func (m *minimizer) try(ids []uint64) *Execution {
+	m.replays++
+	ex, err := replay(m.x, ids)
+	if err != nil {
+		return nil
+	}
+	if m.kind != "nonlinearizable" {
+		if strings.HasPrefix(ex.Failure, m.kind+": ") {
+			return ex
+		}
+		return nil
+	}
+	if ex.Failure != "" {
+		return nil
+	}
+	ops := histories.Operations(m.x.harness, ex.Events)
+	if wgl.Check(m.x.harness.Spec().Spec, ops).Verdict != wgl.NotLinearizable {
+		return nil
+	}
+	return ex
+}
+
+func minimize(ctx context.Context, x *executor, v *Violation) *Violation {
+	m := &minimizer{x: x, kind: v.Kind}
+	ids := make([]uint64, len(v.Steps))
+	for i, s := range v.Steps {
+		ids[i] = s.ID
+	}
+	best := m.try(ids)
+	if best == nil {
+		return v // the violation does not replay: report it as found
+	}
+	accept := func(c []uint64, ex *Execution) []uint64 {
+		best = ex
+		return c[:len(ex.Steps)]
+	}
+	ids = accept(ids, best)
+	// Delta debugging: remove one of n chunks at a time; on success go on with the rest
+	// and n−1 chunks, else double n, until chunks are single events.
+	for n := 2; len(ids) >= 2 && ctx.Err() == nil; {
+		size := (len(ids) + n - 1) / n
+		shrunk := false
+		for start := 0; start < len(ids) && ctx.Err() == nil; start += size {
+			c := append(append([]uint64(nil), ids[:start]...), ids[min(start+size, len(ids)):]...)
+			if ex := m.try(c); ex != nil {
+				ids = accept(c, ex)
+				n = max(n-1, 2)
+				shrunk = true
+				break
+			}
+		}
+		if shrunk {
+			continue
+		}
+		if size == 1 {
+			break
+		}
+		n = min(2*n, len(ids))
+	}
+	// Single-event removal until no event can go: the local minimum.
+	for changed := true; changed && ctx.Err() == nil; {
+		changed = false
+		for i := len(ids) - 1; i >= 0 && ctx.Err() == nil; i-- {
+			c := append(append([]uint64(nil), ids[:i]...), ids[i+1:]...)
+			if ex := m.try(c); ex != nil {
+				ids = accept(c, ex)
+				changed = true
+				i = min(i, len(ids))
+			}
+		}
+	}
+	out := *v
+	out.Steps = best.Steps
+	out.Events = best.Events
+	out.Fingerprint = best.Fingerprint
+	if best.Failure != "" {
+		out.Message = strings.TrimPrefix(best.Failure, v.Kind+": ")
+	}
+	out.OriginalSteps = len(v.Steps)
+	out.MinimizeReplays = m.replays
+	out.Minimized = ctx.Err() == nil
+	return &out
+}
