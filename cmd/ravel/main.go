@@ -5,6 +5,7 @@
 //	ravel check SYSTEM [flags]
 //	ravel replay FILE
 //	ravel bench [flags]
+//	ravel explore SYSTEM [--port N]
 //
 // Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input,
 // 130 when interrupted before finding anything.
@@ -77,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
-		err = usagef("unknown command %q (valid: list, check, replay, bench, lincheck)", args[0])
+		err = usagef("unknown command %q (valid: list, check, replay, bench, lincheck, explore)", args[0])
 	}
 	if err != nil {
 		var u *usageError
