@@ -1,6 +1,7 @@
 package raveltest_test
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/ravelmc/ravel/raveltest"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/specs"
+	"github.com/ravelmc/ravel/systems/register"
 	"github.com/ravelmc/ravel/workloads"
 )
 
@@ -186,5 +188,24 @@ func TestCheckWorkloads(t *testing.T) {
 	}
 	if len(r.logs) != 0 {
 		t.Errorf("the saved counterexample did not replay: %q", r.logs)
+	}
+}
+
+// TestShortFlagGivesTheShortBudget: under -short, with no Budget option, the search stops
+// at ShortBudget schedules (register 2r2w has 4,204,200).
+func TestShortFlagGivesTheShortBudget(t *testing.T) {
+	old := flag.Lookup("test.short").Value.String()
+	if err := flag.Set("test.short", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer flag.Set("test.short", old)
+	sys, err := register.New(2, "2r2w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{TB: t}
+	res := raveltest.Check(r, sys, raveltest.Dir(t.TempDir()))
+	if r.Failed() || res == nil || res.Stats.Schedules != raveltest.ShortBudget || res.Complete {
+		t.Errorf("under -short: errors %q, result %+v; want %d schedules, incomplete", r.errors, res, raveltest.ShortBudget)
 	}
 }
