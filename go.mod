@@ -7,4 +7,7 @@ require (
 	github.com/mitchellh/copystructure v1.2.0
 )
 
-require github.com/mitchellh/reflectwalk v1.0.2 // indirect
+require (
+	github.com/mitchellh/reflectwalk v1.0.2 // indirect
+	go.yaml.in/yaml/v3 v3.0.4 // indirect
+)

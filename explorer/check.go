@@ -80,10 +80,11 @@ func newChecker(x *executor) *checker {
 // judge counts the history events of a schedule, whose chain hash is chrono, into st. A
 // chronological history is looked at once; its canonical form is checked once across all
 // the chronological histories that share it. where says how to find the schedule, and is
-// called only for a canonical history not seen before.
-func (c *checker) judge(chrono uint64, events []histories.Event, st *Stats, where func() found) {
-	if _, ok := c.chrono[chrono]; ok {
-		return
+// called only for a canonical history not seen before. It returns the history's entry,
+// whose verdict is known after finish.
+func (c *checker) judge(chrono uint64, events []histories.Event, st *Stats, where func() found) *canonEntry {
+	if e, ok := c.chrono[chrono]; ok {
+		return e
 	}
 	st.Unique++
 	c.scratch.Reset(events)
@@ -105,6 +106,7 @@ func (c *checker) judge(chrono uint64, events []histories.Event, st *Stats, wher
 	}
 	entry.chrono++
 	c.chrono[chrono] = entry
+	return entry
 }
 
 // finish waits for the verdicts and completes st with them. It returns the canonical

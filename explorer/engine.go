@@ -3,7 +3,6 @@ package explorer
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -50,6 +49,11 @@ type engine struct {
 	maxS     int64
 	maxDepth int
 	end      ScheduleEnd
+
+	// judged is the entry of the history of the schedule that ended last; sess the
+	// sampler session, when one runs (sampling.go).
+	judged *canonEntry
+	sess   *session
 }
 
 type peek struct {
@@ -69,6 +73,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Sampling != nil && opts.Sampling.DeclaredRacy && sys.Racy == nil {
+		return nil, fmt.Errorf("system %q declares no racy message types (model.System.Racy): calibrate R instead", sys.Name)
+	}
 	e := &engine{
 		x:        x,
 		opts:     opts,
@@ -80,6 +87,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	if e.strat == nil {
 		e.strat = dpor.Exhaustive()
+		if opts.Sampling != nil {
+			e.strat = samplingStrategy{opts.Sampling}
+		}
 	}
 	e.needs = e.strat.Needs()
 	x.keys = e.needs.Keys
@@ -93,8 +103,8 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	e.stats.BeforeFirst = -1
 	var complete bool
-	if s, ok := e.strat.(dpor.Sampler); ok {
-		complete = e.sample(ctx, s.Seed())
+	if cfg, seed, ok := samplingOf(opts, e.strat); ok {
+		complete = e.sample(ctx, cfg, seed)
 	} else {
 		complete = e.search(ctx)
 	}
@@ -138,6 +148,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		}
 	}
 	res.Canonical = canonical
+	if e.sess != nil {
+		res.Sampling = e.sess.finish(e)
+	}
 	return res, nil
 }
 
@@ -271,47 +284,6 @@ func (e *engine) rebuild(d int) {
 		e.states[j+1] = s
 	}
 	e.stale = false
-}
-
-// sample runs the random walks of a Sampler until the schedule budget is spent.
-func (e *engine) sample(ctx context.Context, seed int64) bool {
-	init, ok := e.begin()
-	if !ok {
-		return true
-	}
-	lastProgress := time.Now()
-	for w := uint64(0); e.stats.Schedules < e.maxS; w++ {
-		if ctx.Err() != nil {
-			e.stats.Interrupted = true
-			return false
-		}
-		if e.opts.Progress != nil && time.Since(lastProgress) >= e.progressEvery() {
-			lastProgress = time.Now()
-			e.progress()
-		}
-		rng := rand.New(rand.NewPCG(uint64(seed), w))
-		e.push(init)
-		for {
-			d := len(e.states) - 1
-			n := &e.nodes[d]
-			if len(n.Enabled) == 0 || d >= e.maxDepth {
-				e.endSchedule(e.states[d], len(n.Enabled) > 0)
-				break
-			}
-			next, fail := e.take(d, e.pick(rng, n.Enabled))
-			if fail != nil {
-				e.stats.Schedules++
-				e.stats.Panics++
-				e.fail(fail, next, d+1)
-				break
-			}
-			e.push(next)
-		}
-		for len(e.states) > 0 {
-			e.pop()
-		}
-	}
-	return false
 }
 
 // take runs event i of the node at depth d — or reuses its peek — and records what the
@@ -503,7 +475,7 @@ func (e *engine) endSchedule(s *state, cut bool) {
 		e.end = ScheduleEnd{Index: e.stats.Schedules, Steps: e.steps(d), Events: events, Fingerprint: s.fingerprint(), Cut: cut}
 		e.opts.OnSchedule(&e.end)
 	}
-	e.checker.judge(s.chrono, events, &e.stats, func() found {
+	e.judged = e.checker.judge(s.chrono, events, &e.stats, func() found {
 		return found{
 			schedule:    e.stats.Schedules,
 			steps:       e.steps(len(e.states) - 1),

@@ -3,7 +3,6 @@ package explorer
 import (
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 	"runtime/debug"
 	"strings"
 
@@ -349,23 +348,4 @@ func DescribeFault(sys *model.System, d Delivery) string {
 		return strings.ToUpper(d.Kind.String()) + " " + strings.Join(in, " ") + " | " + strings.Join(out, " ")
 	}
 	return d.Kind.String()
-}
-
-// pick chooses the event a random walk takes from enabled, whose faults come after its
-// deliveries: with Options.FaultProbability set, a fault with that chance (when both
-// kinds are enabled), otherwise uniformly. Without fault events it draws exactly what it
-// drew before faults existed.
-func (e *engine) pick(rng *rand.Rand, enabled []dpor.Event) int {
-	p := e.opts.FaultProbability
-	if p <= 0 || !e.x.faulty || !enabled[len(enabled)-1].Kind.IsFault() {
-		return rng.IntN(len(enabled))
-	}
-	deliv := len(enabled)
-	for deliv > 0 && enabled[deliv-1].Kind.IsFault() {
-		deliv--
-	}
-	if deliv == 0 || rng.Float64() < p {
-		return deliv + rng.IntN(len(enabled)-deliv)
-	}
-	return rng.IntN(deliv)
 }

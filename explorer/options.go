@@ -10,6 +10,7 @@ import (
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/samplers"
 )
 
 // DefaultMaxSchedules is the schedule budget when Options leaves it zero: the DS2
@@ -67,6 +68,16 @@ type Options struct {
 	// Progress, when set, is called about every ProgressEvery with the statistics so far.
 	Progress      func(Stats)
 	ProgressEvery time.Duration
+
+	// Sampling, when set, runs a randomized sampler of package samplers instead of
+	// Strategy (SAMPLERS.md): independent runs from the initial state, run r drawing only
+	// from samplers.RunRand(Seed, r), runs FirstRun, FirstRun+1, … until MaxSchedules.
+	// A run replays alone with FirstRun = r and MaxSchedules = 1.
+	Sampling *samplers.Config
+	Seed     int64
+	FirstRun int
+	// chooser replaces the seeded generator of run r (exact tests enumerate draws).
+	chooser func(run int) samplers.Chooser
 }
 
 func (o Options) maxSchedules() int64 {
@@ -115,7 +126,7 @@ type Stats struct {
 	Canonical          int64 // #CH: canonically unique histories
 	Nonlinearizable    int64 // #NL: chronologically unique histories that are not linearizable
 	NonlinearizableCan int64 // canonically unique histories that are not linearizable
-	Panics             int64 // schedules that ended in a handler's panic (or an ill-typed response)
+	Panics             int64 // schedules that ended in a handler's panic, an ill-typed response, or a failed assertion (ctx.Fail)
 	BeforeFirst        int64 // #HF: unique histories found before the first violation; −1 if none
 
 	Explore     time.Duration // TS: exploring, checking excluded
@@ -149,12 +160,14 @@ type Result struct {
 	Exclusions int
 	// Canonical lists every canonical history found, in the order found, with its verdict.
 	Canonical []CanonicalHistory
+	// Sampling holds a sampler session's statistics (SAMPLERS.md §7), or nil.
+	Sampling *SamplingStats
 }
 
 // Violation is a finding: a schedule whose history is not linearizable, or in which a
 // handler panicked or answered with a value of the wrong type.
 type Violation struct {
-	// Kind is "nonlinearizable", "panic" or "bad-response".
+	// Kind is "nonlinearizable", "panic", "bad-response" or "assertion" (ctx.Fail).
 	Kind string
 	// Schedule is the number of the schedule that found it, from 1.
 	Schedule int64

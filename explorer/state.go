@@ -346,6 +346,8 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Timer, From: self, To: self, Msg: e.Msg, Timer: e.Name, Parent: depth}, chash: ch}))
 		case model.EffectCancelTimer:
 			x.cancel(n, self, e.Name)
+		case model.EffectFail:
+			return log, &failure{kind: "assertion", msg: fmt.Sprintf("%s failed an assertion: %v", x.sys.ActorName(self), e.Msg)}
 		case model.EffectRespond:
 			x.answered = append(x.answered, e.Req)
 			c, _ := e.Req.Client.Client()

@@ -13,6 +13,7 @@ const (
 	EffectRespond                       // answer request Req with Msg
 	EffectSetTimer                      // arm timer Name with payload Msg (replacing it if armed)
 	EffectCancelTimer                   // disarm timer Name
+	EffectFail                          // a local assertion failed: Msg is the reason
 )
 
 // Effect is one thing a handler did through its context, in the order it did them.
@@ -118,4 +119,12 @@ func (c *Ctx) SetTimer(name string, msg any) {
 // CancelTimer disarms the caller's timer name, if it is armed.
 func (c *Ctx) CancelTimer(name string) {
 	c.effects = append(c.effects, Effect{Kind: EffectCancelTimer, To: c.self, Name: name})
+}
+
+// Fail reports that an invariant of the caller's state does not hold: reason says which.
+// Ravel reports it as a violation of kind "assertion", with the schedule that led to it,
+// beside non-linearizable histories; the schedule ends at this step. The handler goes on
+// running after Fail returns, but what it does after Fail takes no effect.
+func (c *Ctx) Fail(reason string) {
+	c.effects = append(c.effects, Effect{Kind: EffectFail, To: c.self, Msg: reason})
 }

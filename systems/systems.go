@@ -10,6 +10,7 @@ import (
 	"github.com/ravelmc/ravel/systems/adr"
 	"github.com/ravelmc/ravel/systems/chord"
 	"github.com/ravelmc/ravel/systems/gossip"
+	"github.com/ravelmc/ravel/systems/microbench"
 	"github.com/ravelmc/ravel/systems/paxos"
 	"github.com/ravelmc/ravel/systems/register"
 )
@@ -134,6 +135,19 @@ var catalog = []Entry{
 		Harnesses: gossip.HarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return gossip.New(c.Agents, c.Harness) },
+	},
+	{
+		Name:      "microbench",
+		Summary:   "seeds/000's sampler micro-benchmark: racy chains A, B, C of length L on N, --agents k non-racy chains; harness bug<1|2>-L<n>",
+		Harnesses: microbench.HarnessNames,
+		Agents:    1,
+		Build: func(c Config) (model.System, error) {
+			bug, L, err := microbench.ParseHarness(c.Harness)
+			if err != nil {
+				return model.System{}, err
+			}
+			return microbench.New(L, c.Agents, bug)
+		},
 	},
 }
 

@@ -37,6 +37,9 @@ type benchFlags struct {
 }
 
 func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) > 0 && args[0] == "samplers" {
+		return cmdBenchSamplers(args[1:], stdout, stderr)
+	}
 	var f benchFlags
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

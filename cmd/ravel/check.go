@@ -18,6 +18,7 @@ import (
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/systems"
 	"github.com/ravelmc/ravel/workloads"
@@ -44,6 +45,7 @@ type checkFlags struct {
 	histories    string
 	workloads    string
 	html         string
+	sampling     samplerFlags
 	faults       faultFlags
 }
 
@@ -64,7 +66,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
 	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
 	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
-	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family: actor, history or key (default: history; key for liviola)")
+	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: actor, history or key (default: history; key for liviola; actor for the samplers)")
 	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive and delay-bounded only)")
 	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
@@ -72,6 +74,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
 	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax)
 	fs.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to `FILE`")
+	addSamplerFlags(fs, &f.sampling)
 	f.faults.declare(fs)
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
 	return fs
@@ -140,11 +143,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("check %s: %v", entry.Name, err)
 	}
-	strat, err := dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence})
-	if err != nil {
+	var strat dpor.Strategy
+	var sampling *samplers.Config
+	if isSampler(f.strategy) {
+		if sampling, err = samplerConfig(f.strategy, &f.sampling, f.dependence); err != nil {
+			return 0, usagef("check: %v", err)
+		}
+		strat = samplerStrategyName(sampling.Name)
+	} else if strat, err = dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence}); err != nil {
 		return 0, usagef("check: %v", err)
 	}
-	if _, ok := strat.(dpor.Sampler); ok && f.maxSchedules == 0 {
+	if _, ok := strat.(dpor.Sampler); (ok || sampling != nil) && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
 	}
 	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
@@ -157,6 +166,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if f.strategy == "delay-bounded" {
 		info.Delays = &f.delays
+	}
+	if sampling != nil && sampling.DeclaredRacy && sys.Racy == nil {
+		return 0, usagef("check: --racy declared: %s declares no racy message types; use --racy auto", entry.Name)
+	}
+	if sampling != nil {
+		info.Dependence = sampling.Dependence.Name()
+		strat, opts.Strategy = nil, nil
+		opts.Sampling, opts.Seed, opts.FirstRun = sampling, f.seed, f.sampling.run
 	}
 	switch f.caching {
 	case "on":
@@ -213,6 +230,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	} else {
 		printCheck(stdout, &sys, report, res, f.out)
+		if res.Sampling != nil {
+			fmt.Fprintln(stdout)
+			printSampling(stdout, res.Sampling)
+		}
 	}
 	switch {
 	case res.First != nil:
@@ -299,7 +320,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	row("UH/S", "progression", percent(r.Progression))
 	row("NL/S", "precision", percent(r.Precision))
 	if r.Panics > 0 {
-		row("", "schedules ending in a panic or bad response", thousands(r.Panics))
+		row("", "schedules ending in a panic, bad response or failed assertion", thousands(r.Panics))
 	}
 	if r.StateCaching {
 		row("", "states (unique)", thousands(r.States))

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/systems"
 )
 
@@ -27,6 +28,11 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 	fmt.Fprintln(w, "STRATEGY\t\t\tWHAT")
 	for _, s := range dpor.Strategies() {
 		fmt.Fprintf(w, "%s\t\t\t%s\n", s.Name, s.Summary)
+	}
+	for _, name := range samplers.Names() {
+		if name != "random" { // listed with the strategies above
+			fmt.Fprintf(w, "%s\t\t\t%s\n", name, samplers.Summary(name))
+		}
 	}
 	fmt.Fprintln(w, "\t\t\t")
 	fmt.Fprintln(w, "FAULT (check flag)\t\t\tWHAT (budgets per schedule; 0, the default, injects none)")

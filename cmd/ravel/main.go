@@ -40,8 +40,10 @@ Usage:
   ravel check SYSTEM [flags]    explore SYSTEM's schedules and check every history
   ravel replay FILE             re-run the violation saved by check --out FILE
   ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
+  ravel bench samplers --figure 5|6   the samplers on seeds/000's micro-benchmark
   ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
   ravel explore SYSTEM [flags]  step through SYSTEM by hand in a browser (127.0.0.1)
+  ravel run [flags] CONFIG      test a real cluster: intercept, schedule, inject faults, check
 
 Run 'ravel check -h' for check's flags.
 Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
@@ -74,11 +76,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdLincheck(args[1:], stdout, stderr)
 	case "explore":
 		code, err = cmdExplore(args[1:], stdout)
+	case "run":
+		code, err = cmdRun(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
-		err = usagef("unknown command %q (valid: list, check, replay, bench, lincheck, explore)", args[0])
+		err = usagef("unknown command %q (valid: list, check, replay, bench, lincheck, run, explore)", args[0])
 	}
 	if err != nil {
 		var u *usageError

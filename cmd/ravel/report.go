@@ -51,6 +51,9 @@ type checkReport struct {
 	FirstViolationSeconds    *float64       `json:"first_violation_seconds"`
 	SchedulesPerSecond       float64        `json:"schedules_per_second"`
 	FirstViolation           *violationJSON `json:"first_violation"`
+
+	// Sampling holds a sampler session's statistics (docs/samplers.md).
+	Sampling *explorer.SamplingStats `json:"sampling,omitempty"`
 }
 
 func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) checkReport {
@@ -84,6 +87,7 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		r.Precision = float64(st.Nonlinearizable) / float64(st.Schedules)
 	}
 	r.Exclusions = res.Exclusions
+	r.Sampling = res.Sampling
 	r.States, r.Revisits, r.StepsReplayed = st.States, st.Revisits, st.Replayed
 	v := st.Visited
 	r.VisitedSpilled, r.DiskReads, r.FilterFalsePositives, r.CollisionProbability = v.Spilled, v.DiskReads, v.FilterFalsePositives, v.CollisionProbability

@@ -1,0 +1,357 @@
+package live
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/template"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config describes a test of a real cluster: how to start its nodes, how its peers talk,
+// the client workload, the scheduler, the faults and the session. Its YAML form uses the
+// yaml tags; durations are written as "500ms", "2s".
+type Config struct {
+	Name       string          `yaml:"name"`
+	Nodes      NodesConfig     `yaml:"nodes"`
+	Network    NetworkConfig   `yaml:"network"`
+	Workload   WorkloadConfig  `yaml:"workload"`
+	Scheduler  SchedulerConfig `yaml:"scheduler"`
+	Faults     FaultsConfig    `yaml:"faults"`
+	Iterations int             `yaml:"iterations"`
+	Seed       uint64          `yaml:"seed"`
+	Output     string          `yaml:"output"` // directory for every iteration's logs, history and events
+	// StopOnViolation ends the session at the first non-linearizable history.
+	StopOnViolation bool `yaml:"stop_on_violation"`
+
+	// Replay, when set, makes every iteration re-impose this recorded schedule (and use its
+	// seed and iteration number for the workload) instead of sampling.
+	Replay *Schedule `yaml:"-"`
+
+	// Dir is the directory relative paths of the command and output are taken from: the
+	// config file's directory when loaded with LoadConfig.
+	Dir string `yaml:"-"`
+}
+
+// NodesConfig is how to run the nodes. Command is a list of text/template strings over
+// [NodeVars]: the program (a script or binary) and its arguments.
+type NodesConfig struct {
+	Count        int           `yaml:"count"`
+	Command      []string      `yaml:"command"`
+	Env          []string      `yaml:"env"`
+	BasePort     int           `yaml:"base_port"`     // node i's client, peer, proxy ports: base+10i, +1, +2; 0 picks free ports
+	Health       string        `yaml:"health"`        // URL template answered 2xx when the node is ready; empty: a TCP connect to the client port
+	StartTimeout time.Duration `yaml:"start_timeout"` // for every node to become healthy (default 10s)
+}
+
+// NodeVars are the values a node's command template can use.
+type NodeVars struct {
+	ID         int      // 0, 1, …
+	Name       string   // "n0", "n1", …
+	DataDir    string   // kept across restarts of the node within one iteration
+	ClientPort int      // where the node serves clients (not intercepted)
+	PeerPort   int      // where the node listens for peers (behind the interceptor)
+	ProxyPort  int      // the interceptor's port: the node's address as its peers know it
+	ProxyURLs  []string // every node's http://127.0.0.1:ProxyPort, by index
+	PeerURLs   []string // every node's http://127.0.0.1:PeerPort: bypasses the interceptors
+	ClientURLs []string // every node's http://127.0.0.1:ClientPort, by index
+	Count      int
+}
+
+// NetworkConfig picks the translator of the interceptors.
+type NetworkConfig struct {
+	Protocol     string `yaml:"protocol"`      // http (default), etcd, tcp
+	SenderHeader string `yaml:"sender_header"` // http: header naming the sending node's index
+}
+
+// WorkloadConfig is the client workload of each iteration.
+type WorkloadConfig struct {
+	Client     string        `yaml:"client"`       // kvnode (default) or etcd
+	Clients    int           `yaml:"clients"`      // concurrent clients (default 3)
+	Ops        int           `yaml:"ops"`          // operations per client and iteration (default 20)
+	Keys       int           `yaml:"keys"`         // distinct keys (default 2)
+	Values     int           `yaml:"values"`       // written values drawn from [0, values) (default 5)
+	Reads      int           `yaml:"read_percent"` // share of reads in percent (default: a third each of reads, writes, CAS)
+	OpTimeout  time.Duration `yaml:"op_timeout"`   // an operation not answered by then is open (default 1s)
+	ThinkTime  time.Duration `yaml:"think_time"`   // pause between a client's operations
+	Iteration  time.Duration `yaml:"iteration_timeout"`
+	ReadsLocal bool          `yaml:"-"`
+}
+
+// SchedulerConfig is the scheduler and its parameters.
+type SchedulerConfig struct {
+	Type   string        `yaml:"type"`   // a sampler: random (default), rapos, pos, pctcp (pct), tapct, dpos
+	Depth  int           `yaml:"depth"`  // pctcp, tapct, dpos: bug depth d (default 3)
+	Events int           `yaml:"events"` // pctcp, tapct, dpos: n, the steps change points are drawn from (default 200)
+	Wait   time.Duration `yaml:"wait"`   // quiet time before each step (default 1ms)
+	// Patience is how long a replay waits for a recorded message to show up before it
+	// skips that step as diverged (default 200ms).
+	Patience time.Duration `yaml:"patience"`
+}
+
+// FaultsConfig is which faults the scheduler may inject and how many per iteration.
+// At each step a fault is injected instead of a delivery with Probability; the fault is
+// chosen uniformly among those enabled (budget left, and a node up to crash, down to
+// restart, a partition to heal).
+type FaultsConfig struct {
+	Probability float64       `yaml:"probability"`
+	Drop        int           `yaml:"drop"`      // messages dropped
+	Crash       int           `yaml:"crash"`     // node crashes (each restarted later)
+	Partition   int           `yaml:"partition"` // partitions (each healed later)
+	Restart     time.Duration `yaml:"restart_after"`
+}
+
+// ConfigError is a bad configuration, naming the field at fault.
+type ConfigError struct {
+	Field string
+	Msg   string
+}
+
+// Error reads "config: FIELD: what is wrong".
+func (e *ConfigError) Error() string {
+	if e.Field == "" {
+		return "config: " + e.Msg
+	}
+	return "config: " + e.Field + ": " + e.Msg
+}
+
+func cfgErr(field, format string, args ...any) error {
+	return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// LoadConfig reads a YAML config; unknown fields are errors. It checks the config
+// (Validate) and fills defaults.
+func LoadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ConfigError{Msg: err.Error()}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var c Config
+	if err := dec.Decode(&c); err != nil {
+		return nil, &ConfigError{Msg: fmt.Sprintf("%s: malformed YAML: %v", path, err)}
+	}
+	abs, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, &ConfigError{Msg: err.Error()}
+	}
+	c.Dir = abs
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Validate checks c and fills its defaults.
+func (c *Config) Validate() error {
+	if c.Nodes.Count < 1 {
+		return cfgErr("nodes.count", "must be at least 1 (got %d)", c.Nodes.Count)
+	}
+	if len(c.Nodes.Command) == 0 {
+		return cfgErr("nodes.command", "missing: the node's program and arguments")
+	}
+	for i, a := range c.Nodes.Command {
+		if _, err := template.New("").Funcs(funcs).Parse(a); err != nil {
+			return cfgErr(fmt.Sprintf("nodes.command[%d]", i), "%v", err)
+		}
+	}
+	if _, err := c.renderCommand(c.vars(0, make([]ports, c.Nodes.Count), "")); err != nil {
+		return err
+	}
+	prog := c.program()
+	if strings.Contains(prog, "/") {
+		st, err := os.Stat(prog)
+		switch {
+		case err != nil:
+			return cfgErr("nodes.command[0]", "%s: no such script or program", prog)
+		case st.IsDir() || st.Mode()&0o111 == 0:
+			return cfgErr("nodes.command[0]", "%s is not executable", prog)
+		}
+	} else if _, err := exec.LookPath(prog); err != nil {
+		return cfgErr("nodes.command[0]", "%s: not found on PATH", prog)
+	}
+	if c.Nodes.BasePort < 0 || c.Nodes.BasePort+10*c.Nodes.Count > 65535 {
+		return cfgErr("nodes.base_port", "%d leaves no room for %d nodes", c.Nodes.BasePort, c.Nodes.Count)
+	}
+	if _, err := template.New("").Funcs(funcs).Parse(c.Nodes.Health); err != nil {
+		return cfgErr("nodes.health", "%v", err)
+	}
+	if c.Nodes.StartTimeout == 0 {
+		c.Nodes.StartTimeout = 10 * time.Second
+	}
+	switch c.Network.Protocol {
+	case "":
+		c.Network.Protocol = "http"
+	case "http", "etcd", "tcp":
+	default:
+		return cfgErr("network.protocol", "unknown %q (valid: http, etcd, tcp)", c.Network.Protocol)
+	}
+	w := &c.Workload
+	switch w.Client {
+	case "":
+		w.Client = "kvnode"
+	case "kvnode", "etcd":
+	default:
+		return cfgErr("workload.client", "unknown %q (valid: kvnode, etcd)", w.Client)
+	}
+	for _, d := range []struct {
+		name string
+		v    *int
+		def  int
+	}{{"workload.clients", &w.Clients, 3}, {"workload.ops", &w.Ops, 20}, {"workload.keys", &w.Keys, 2}, {"workload.values", &w.Values, 5}} {
+		if *d.v < 0 {
+			return cfgErr(d.name, "must not be negative (got %d)", *d.v)
+		}
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
+	if w.Reads < 0 || w.Reads > 100 {
+		return cfgErr("workload.read_percent", "must be within [0, 100] (got %d)", w.Reads)
+	}
+	if w.OpTimeout == 0 {
+		w.OpTimeout = time.Second
+	}
+	if w.Iteration == 0 {
+		w.Iteration = 2 * time.Minute
+	}
+	s := &c.Scheduler
+	if s.Type == "" {
+		s.Type = "random"
+	}
+	if s.Depth == 0 {
+		s.Depth = 3
+	}
+	if s.Events == 0 {
+		s.Events = 200
+	}
+	if s.Wait == 0 {
+		s.Wait = time.Millisecond
+	}
+	if s.Patience == 0 {
+		s.Patience = 200 * time.Millisecond
+	}
+	if _, err := NewSampler(s.Type, s.Depth, s.Events); err != nil {
+		return cfgErr("scheduler.type", "%v", err)
+	}
+	f := &c.Faults
+	if f.Probability < 0 || f.Probability > 1 {
+		return cfgErr("faults.probability", "must be within [0, 1] (got %v)", f.Probability)
+	}
+	if f.Drop < 0 || f.Crash < 0 || f.Partition < 0 {
+		return cfgErr("faults", "budgets must not be negative")
+	}
+	if f.Restart == 0 {
+		f.Restart = 100 * time.Millisecond
+	}
+	if c.Iterations == 0 {
+		c.Iterations = 1
+	}
+	if c.Iterations < 0 {
+		return cfgErr("iterations", "must be positive (got %d)", c.Iterations)
+	}
+	if c.Output == "" {
+		c.Output = "ravel-out"
+	}
+	return nil
+}
+
+// program is the node's program, resolved against Dir when it is a relative path.
+func (c *Config) program() string {
+	p, _ := c.renderCommand(c.vars(0, make([]ports, c.Nodes.Count), ""))
+	prog := p[0]
+	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) && c.Dir != "" {
+		prog = filepath.Join(c.Dir, prog)
+	}
+	return prog
+}
+
+type ports struct{ client, peer, proxy int }
+
+func (c *Config) vars(i int, ps []ports, dataDir string) NodeVars {
+	v := NodeVars{ID: i, Name: "n" + strconv.Itoa(i), DataDir: dataDir, ClientPort: ps[i].client,
+		PeerPort: ps[i].peer, ProxyPort: ps[i].proxy, Count: len(ps)}
+	for _, p := range ps {
+		v.ProxyURLs = append(v.ProxyURLs, "http://127.0.0.1:"+strconv.Itoa(p.proxy))
+		v.PeerURLs = append(v.PeerURLs, "http://127.0.0.1:"+strconv.Itoa(p.peer))
+		v.ClientURLs = append(v.ClientURLs, "http://127.0.0.1:"+strconv.Itoa(p.client))
+	}
+	return v
+}
+
+var funcs = template.FuncMap{"join": strings.Join}
+
+func (c *Config) renderCommand(v NodeVars) ([]string, error) {
+	var out []string
+	for i, a := range c.Nodes.Command {
+		s, err := render(a, v)
+		if err != nil {
+			return nil, cfgErr(fmt.Sprintf("nodes.command[%d]", i), "%v", err)
+		}
+		out = append(out, s)
+	}
+	if out[0] == "" {
+		return nil, cfgErr("nodes.command[0]", "the program is empty")
+	}
+	return out, nil
+}
+
+func render(tmpl string, v NodeVars) (string, error) {
+	t, err := template.New("").Funcs(funcs).Option("missingkey=error").Parse(tmpl)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, v); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// allocPorts gives every node its three ports: from base_port, each checked free, or
+// free ports the system picks.
+func (c *Config) allocPorts() ([]ports, error) {
+	ps := make([]ports, c.Nodes.Count)
+	if c.Nodes.BasePort == 0 {
+		var lns []net.Listener
+		defer func() {
+			for _, ln := range lns {
+				ln.Close()
+			}
+		}()
+		for i := range ps {
+			var got [3]int
+			for j := range got {
+				ln, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					return nil, fmt.Errorf("live: pick a free port: %w", err)
+				}
+				lns = append(lns, ln)
+				got[j] = ln.Addr().(*net.TCPAddr).Port
+			}
+			ps[i] = ports{got[0], got[1], got[2]}
+		}
+		return ps, nil
+	}
+	for i := range ps {
+		b := c.Nodes.BasePort + 10*i
+		ps[i] = ports{b, b + 1, b + 2}
+		for _, p := range []int{b, b + 1, b + 2} {
+			ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+			if err != nil {
+				return nil, cfgErr("nodes.base_port", "port %d (node %d) is in use: %v", p, i, errors.Unwrap(err))
+			}
+			ln.Close()
+		}
+	}
+	return ps, nil
+}

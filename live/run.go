@@ -1,0 +1,400 @@
+package live
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ravelmc/ravel/wgl"
+)
+
+// Report is what a session found.
+type Report struct {
+	Seed       uint64
+	Iterations []IterationReport
+	Violations int // iterations whose history is not linearizable
+}
+
+// IterationReport is one iteration: its history's verdict, its counts and its files.
+type IterationReport struct {
+	Run      int
+	Verdict  wgl.Verdict
+	Ops      int // operations in the history
+	Open     int // of which open (timed out or unknown outcome)
+	Steps    int // scheduler steps (deliveries and faults)
+	Net      Counts
+	Faults   FaultCounts
+	Duration time.Duration
+	Dir      string
+	Started  []int // pids of every process the iteration started
+	Leftover []int // of those, any alive after the iteration (must be none)
+	Result   wgl.Result
+	History  []Op
+	Schedule Schedule // the steps executed
+	// Followed and Diverged count, in a replay, the recorded steps re-imposed and those
+	// skipped because their message never showed up.
+	Followed, Diverged int
+}
+
+// FaultCounts counts the faults injected in an iteration.
+type FaultCounts struct {
+	Drop, Crash, Restart, Partition, Heal int
+}
+
+// Run runs cfg's session: cfg.Iterations iterations, each starting the cluster afresh,
+// driving the workload under the scheduler and the faults, stopping every process and
+// checking the history. logw receives one line per iteration. A *ConfigError is a bad
+// config (including a node that never becomes healthy); ctx's error is an interruption.
+// Every process started is stopped before Run returns, whatever happens; the report
+// holds every iteration begun, the interrupted or failed one last.
+func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
+	rep := &Report{Seed: cfg.Seed}
+	out := cfg.Output
+	if !filepath.IsAbs(out) && cfg.Dir != "" {
+		out = filepath.Join(cfg.Dir, out)
+	}
+	for it := range cfg.Iterations {
+		run, name := it, fmt.Sprintf("iter-%03d", it)
+		if cfg.Replay != nil {
+			rep.Seed = cfg.Replay.Seed
+			run, name = cfg.Replay.Run, fmt.Sprintf("replay-%03d", it)
+		}
+		ir, err := runIteration(ctx, cfg, filepath.Join(out, name), run)
+		rep.Iterations = append(rep.Iterations, ir)
+		if err != nil {
+			return rep, err
+		}
+		if ir.Verdict == wgl.NotLinearizable {
+			rep.Violations++
+		}
+		replay := ""
+		if cfg.Replay != nil {
+			replay = fmt.Sprintf(" replay %d: %d recorded steps re-imposed, %d diverged;", it, ir.Followed, ir.Diverged)
+		}
+		fmt.Fprintf(logw, "iteration %d (seed %d):%s %s — %d ops (%d open), %d steps, messages %d intercepted %d delivered %d dropped %d cut %d held at the end, faults %+v, %s, %s\n",
+			run, rep.Seed, replay, ir.Verdict, ir.Ops, ir.Open, ir.Steps, ir.Net.Intercepted, ir.Net.Delivered, ir.Net.Dropped, ir.Net.Cut, ir.Net.Held,
+			ir.Faults, ir.Duration.Round(time.Millisecond), ir.Dir)
+		if len(ir.Leftover) > 0 {
+			return rep, fmt.Errorf("live: iteration %d left processes alive: %v", it, ir.Leftover)
+		}
+		if cfg.StopOnViolation && ir.Verdict == wgl.NotLinearizable {
+			break
+		}
+	}
+	return rep, nil
+}
+
+func translator(cfg *Config) Translator {
+	switch cfg.Network.Protocol {
+	case "etcd":
+		return Etcd()
+	case "tcp":
+		return LengthPrefixed{}
+	}
+	h := HTTP{}
+	if cfg.Network.SenderHeader != "" {
+		h.Sender = HeaderSender(cfg.Network.SenderHeader)
+	}
+	return h
+}
+
+func newClient(cfg *Config, v NodeVars) Client {
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	if cfg.Workload.Client == "etcd" {
+		return &EtcdClient{URLs: v.ClientURLs, HTTP: hc}
+	}
+	return &KVNodeClient{URLs: v.ClientURLs, HTTP: hc}
+}
+
+func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir IterationReport, err error) {
+	t0 := time.Now()
+	ir.Run = run
+	ir.Dir = dir
+	if err := os.RemoveAll(ir.Dir); err != nil {
+		return ir, fmt.Errorf("live: %w", err)
+	}
+	if err := os.MkdirAll(ir.Dir, 0o755); err != nil {
+		return ir, &ConfigError{Field: "output", Msg: err.Error()}
+	}
+	ps, err := cfg.allocPorts()
+	if err != nil {
+		return ir, err
+	}
+	n := cfg.Nodes.Count
+	nw := NewNetwork(n)
+	var ics []*Interceptor
+	var cmds []NodeCommand
+	var vars []NodeVars
+	for i := range n {
+		v := cfg.vars(i, ps, filepath.Join(ir.Dir, fmt.Sprintf("n%d", i)))
+		vars = append(vars, v)
+		argv, err := cfg.renderCommand(v)
+		if err != nil {
+			return ir, err
+		}
+		if strings.Contains(argv[0], "/") && !filepath.IsAbs(argv[0]) && cfg.Dir != "" {
+			argv[0] = filepath.Join(cfg.Dir, argv[0])
+		}
+		cmds = append(cmds, NodeCommand{Argv: argv, Env: cfg.Nodes.Env, DataDir: v.DataDir, LogPath: v.DataDir + ".log"})
+	}
+	procs := NewProcs(cmds)
+	seed := cfg.Seed
+	st := &stepper{cfg: cfg, nw: nw, procs: procs, run: run, stop: make(chan struct{}), t0: t0}
+	if cfg.Replay != nil {
+		seed = cfg.Replay.Seed
+		st.script = slices.Clone(cfg.Replay.Steps)
+	}
+	var wg sync.WaitGroup
+	// Whatever happens, stop the scheduler, every process and every interceptor, then
+	// check that no process is left.
+	defer func() {
+		close(st.stop)
+		wg.Wait()
+		if e := procs.Stop(); e != nil && err == nil {
+			err = e
+		}
+		nw.Close()
+		for _, ic := range ics {
+			ic.Close()
+		}
+		ir.Started = procs.Started()
+		ir.Leftover = Alive(ir.Started)
+		ir.Steps, ir.Faults, ir.Net = st.steps, st.faults, nw.Counts()
+		ir.Followed, ir.Diverged = st.followed, st.diverged
+		ir.Schedule = Schedule{Seed: seed, Run: run, Steps: st.executed}
+		ir.Duration = time.Since(t0)
+		if werr := writeEvents(ir.Dir, st.events, ir.Schedule); werr != nil && err == nil {
+			err = werr
+		}
+	}()
+	tr := translator(cfg)
+	for i := range n {
+		ic, err := Intercept(nw, i, fmt.Sprintf("127.0.0.1:%d", ps[i].proxy), fmt.Sprintf("127.0.0.1:%d", ps[i].peer), tr)
+		if err != nil {
+			return ir, cfgErr("nodes.base_port", "%v", err)
+		}
+		ics = append(ics, ic)
+	}
+	sampler, err := NewSampler(cfg.Scheduler.Type, cfg.Scheduler.Depth, cfg.Scheduler.Events)
+	if err != nil {
+		return ir, cfgErr("scheduler.type", "%v", err)
+	}
+	st.sampler = sampler
+	sampler.Begin(run, NewChooser(seed, run))
+	st.chooser = NewChooser(seed^0xfa017, run) // faults draw from a stream of their own
+	wg.Add(1)
+	go func() { defer wg.Done(); st.loop() }()
+	for i := range n {
+		if err := procs.Start(i); err != nil {
+			return ir, cfgErr("nodes.command", "%v", err)
+		}
+	}
+	if err := waitHealthy(ctx, cfg, vars, procs); err != nil {
+		return ir, err
+	}
+	st.enableFaults()
+	wctx, cancel := context.WithTimeout(ctx, cfg.Workload.Iteration)
+	defer cancel()
+	w := cfg.Workload
+	hist := Workload{Client: newClient(cfg, vars[0]), Nodes: n, Clients: w.Clients, Ops: w.Ops, Keys: w.Keys,
+		Values: w.Values, ReadPercent: w.Reads, OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run}.Drive(wctx)
+	if err := ctx.Err(); err != nil {
+		return ir, err
+	}
+	ir.History = hist
+	ir.Ops = len(hist)
+	for _, op := range hist {
+		if op.Open {
+			ir.Open++
+		}
+	}
+	ir.Result = wgl.CheckContext(ctx, Spec(), hist)
+	ir.Verdict = ir.Result.Verdict
+	if err := writeHistory(ir.Dir, hist, ir.Result); err != nil {
+		return ir, err
+	}
+	return ir, nil
+}
+
+// waitHealthy waits for every node to answer its health check.
+func waitHealthy(ctx context.Context, cfg *Config, vars []NodeVars, procs *Procs) error {
+	deadline := time.Now().Add(cfg.Nodes.StartTimeout)
+	hc := &http.Client{Timeout: 500 * time.Millisecond}
+	defer hc.CloseIdleConnections()
+	for i, v := range vars {
+		url := ""
+		if cfg.Nodes.Health != "" {
+			u, err := render(cfg.Nodes.Health, v)
+			if err != nil {
+				return cfgErr("nodes.health", "%v", err)
+			}
+			url = u
+		}
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if e, exited := procs.Exited(i); exited {
+				return cfgErr("nodes.command", "node %d exited before becoming healthy (%v); its log %s ends:\n%s", i, e, v.DataDir+".log", tail(v.DataDir+".log"))
+			}
+			if healthy(hc, url, v.ClientPort) {
+				break
+			}
+			if time.Now().After(deadline) {
+				what := fmt.Sprintf("TCP connect to client port %d", v.ClientPort)
+				if url != "" {
+					what = "GET " + url
+				}
+				return cfgErr("nodes.health", "node %d never became healthy within %s (nodes.start_timeout; %s); its log %s ends:\n%s",
+					i, cfg.Nodes.StartTimeout, what, v.DataDir+".log", tail(v.DataDir+".log"))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return nil
+}
+
+func healthy(hc *http.Client, url string, port int) bool {
+	if url == "" {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
+		if err != nil {
+			return false
+		}
+		c.Close()
+		return true
+	}
+	resp, err := hc.Get(url)
+	if err != nil {
+		return false
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode/100 == 2
+}
+
+// tail is the last lines of a log, for error messages.
+func tail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "  (" + err.Error() + ")"
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > 10 {
+		lines = lines[len(lines)-10:]
+	}
+	return "  " + strings.Join(lines, "\n  ")
+}
+
+// writeEvents saves the readable event log and the schedule a replay re-imposes.
+func writeEvents(dir string, events []string, sched Schedule) error {
+	b, err := json.MarshalIndent(sched, "", " ")
+	if err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
+	if err := errors.Join(
+		os.WriteFile(filepath.Join(dir, "events.txt"), []byte(strings.Join(events, "\n")+"\n"), 0o644),
+		os.WriteFile(filepath.Join(dir, "schedule.json"), b, 0o644),
+	); err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
+	return nil
+}
+
+// LoadSchedule reads a schedule.json written by an iteration.
+func LoadSchedule(path string) (*Schedule, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Schedule
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &s, nil
+}
+
+// writeHistory saves the history and the verdict, and for a violation the operations on
+// the failing key in call order, the stuck one marked.
+func writeHistory(dir string, hist []Op, res wgl.Result) error {
+	spec := Spec()
+	var b strings.Builder
+	fmt.Fprintf(&b, "# client call_ns return_ns operation output (%s)\n", spec.Name)
+	for _, op := range hist {
+		outS := spec.Output(op.Input, op.Output)
+		ret := fmt.Sprint(op.Return)
+		if op.Open {
+			outS, ret = "open", "-"
+		}
+		fmt.Fprintf(&b, "c%d %d %s %s %s\n", op.Client, op.Call, ret, spec.Input(op.Input), outS)
+	}
+	errs := []error{os.WriteFile(filepath.Join(dir, "history.txt"), []byte(b.String()), 0o644)}
+	verdict := res.Verdict.String() + "\n"
+	if res.Verdict == wgl.NotLinearizable {
+		verdict += RenderViolation(hist, res)
+	}
+	errs = append(errs, os.WriteFile(filepath.Join(dir, "verdict.txt"), []byte(verdict), 0o644))
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
+	return nil
+}
+
+// RenderViolation draws the failing key's operations on a time line (one row per
+// operation in call order, its span between call and return), the linearizable prefix
+// numbered and the operation that cannot follow it marked.
+func RenderViolation(hist []Op, res wgl.Result) string {
+	spec := Spec()
+	var idx []int
+	for i, op := range hist {
+		if op.Input.Key == res.Partition {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return ""
+	}
+	order := map[int]int{}
+	for k, i := range res.Prefix {
+		order[i] = k + 1
+	}
+	lo, hi := hist[idx[0]].Call, hist[idx[0]].Call
+	for _, i := range idx {
+		lo = min(lo, hist[i].Call)
+		hi = max(hi, hist[i].Call, hist[i].Return)
+	}
+	const width = 60
+	col := func(t int64) int { return int((t - lo) * width / max(hi-lo, 1)) }
+	var b strings.Builder
+	fmt.Fprintf(&b, "key %s: no linearization; the longest linearizable prefix has %d operations (#1…), then %s cannot follow\n",
+		res.Partition, len(res.Prefix), spec.Input(hist[res.Stuck].Input))
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(hist[a].Call, hist[b].Call) })
+	for _, i := range idx {
+		op := hist[i]
+		mark := "   "
+		if k, ok := order[i]; ok {
+			mark = fmt.Sprintf("#%-2d", k)
+		}
+		if i == res.Stuck {
+			mark = "!! "
+		}
+		s, e := col(op.Call), col(op.Return)
+		outS := spec.Output(op.Input, op.Output)
+		if op.Open {
+			e, outS = width, "(open)"
+		}
+		label := fmt.Sprintf("c%-2d %-22s", op.Client, spec.Input(op.Input))
+		fmt.Fprintf(&b, "%s %s %s%s%s %s\n", mark, label, strings.Repeat(" ", s), "├"+strings.Repeat("─", max(e-s-1, 0))+"┤", strings.Repeat(" ", max(width-e, 0)), outS)
+	}
+	return b.String()
+}

@@ -1,0 +1,318 @@
+package live
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Step is one executed step of an iteration, as recorded in schedule.json and re-imposed
+// by a replay: a delivery or drop (of the message with that sender, receiver and kind),
+// or a fault.
+type Step struct {
+	Op    string `json:"op"` // deliver, drop, crash, restart, partition, heal
+	Msg   MsgID  `json:"msg,omitempty"`
+	From  int    `json:"from,omitempty"`
+	To    int    `json:"to,omitempty"`
+	Kind  string `json:"kind,omitempty"`
+	Node  int    `json:"node,omitempty"`
+	Group []int  `json:"group,omitempty"`
+}
+
+// Schedule is the executed steps of one iteration: what a replay re-imposes, with the
+// seed and iteration that fix the workload.
+type Schedule struct {
+	Seed  uint64 `json:"seed"`
+	Run   int    `json:"run"`
+	Steps []Step `json:"steps"`
+}
+
+// stepper is the test engine's loop: after the wait duration it takes one step — deliver
+// the message the sampler picks, or, with the faults' probability and while budgets last,
+// inject a fault (drop that message instead, crash a node, restart a crashed one,
+// partition the network, heal it). In a replay it re-imposes a recorded schedule instead.
+type stepper struct {
+	cfg     *Config
+	nw      *Network
+	procs   *Procs
+	sampler Sampler
+	chooser Chooser // the faults' draws
+	run     int
+	stop    chan struct{}
+	t0      time.Time
+	script  []Step // the schedule a replay follows; nil otherwise
+
+	mu       sync.Mutex
+	faultsOn bool
+
+	seen      MsgID // messages below seen were announced to the sampler
+	pending   []MsgID
+	delivered [][]Message // recent deliveries to each node, for causality
+	downSince []time.Time // zero when up
+	steps     int
+	faults    FaultCounts
+	events    []string
+	executed  []Step
+	followed  int       // replay: recorded steps re-imposed
+	diverged  int       // replay: recorded deliveries whose message never showed up
+	waiting   time.Time // replay: since when the next recorded message is awaited
+}
+
+func (s *stepper) enableFaults() {
+	s.mu.Lock()
+	s.faultsOn = true
+	s.mu.Unlock()
+}
+
+func (s *stepper) faultsEnabled() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.faultsOn
+}
+
+func (s *stepper) logf(format string, args ...any) {
+	s.events = append(s.events, fmt.Sprintf("%5d %9.3fms ", s.steps, float64(time.Since(s.t0).Microseconds())/1000)+fmt.Sprintf(format, args...))
+}
+
+func describe(m Message) string {
+	from := "?"
+	if m.From >= 0 {
+		from = fmt.Sprintf("n%d", m.From)
+	}
+	return fmt.Sprintf("m%d %s→n%d %s", m.ID, from, m.To, m.Summary)
+}
+
+func (s *stepper) loop() {
+	n := s.procs.N()
+	s.delivered = make([][]Message, n)
+	s.downSince = make([]time.Time, n)
+	wait := s.cfg.Scheduler.Wait
+	for {
+		// Let what the last step caused be sent before the next.
+		select {
+		case <-s.stop:
+			return
+		case <-time.After(wait):
+		}
+		held := s.nw.Held()
+		s.announce(held)
+		if len(s.script) > 0 {
+			s.replayStep(held)
+			continue
+		}
+		if s.script == nil && s.faultsEnabled() && s.fault(held) {
+			continue
+		}
+		if len(held) == 0 {
+			select {
+			case <-s.stop:
+				return
+			case <-s.nw.Arrived():
+			case <-time.After(20 * wait):
+			}
+			continue
+		}
+		enabled := make([]MsgID, len(held))
+		for i, m := range held {
+			enabled[i] = m.ID
+		}
+		s.deliver(held, s.sampler.Next(enabled), false)
+	}
+}
+
+// deliver delivers (or drops) held message id and tells the sampler.
+func (s *stepper) deliver(held []Message, id MsgID, drop bool) {
+	m := held[slices.IndexFunc(held, func(m Message) bool { return m.ID == id })]
+	s.steps++
+	op, ok := "deliver", false
+	if drop {
+		op, ok = "drop", s.nw.Drop(id)
+	} else {
+		ok = s.nw.Deliver(id)
+	}
+	if !ok {
+		s.logf("gone %s", describe(m)) // cut by a fault meanwhile
+		return
+	}
+	s.logf("%s %s", op, describe(m))
+	s.executed = append(s.executed, Step{Op: op, Msg: m.ID, From: m.From, To: m.To, Kind: m.Kind})
+	if drop {
+		s.faults.Drop++
+	} else if m.To >= 0 {
+		d := append(s.delivered[m.To], m)
+		if len(d) > 16 {
+			d = d[1:]
+		}
+		s.delivered[m.To] = d
+	}
+	s.sampler.Delivered(id, s.pending)
+	s.pending = nil
+}
+
+// announce tells the sampler about newly held messages, with the deliveries to their
+// sender that happen before them.
+func (s *stepper) announce(held []Message) {
+	for _, m := range held {
+		if m.ID < s.seen {
+			continue
+		}
+		s.seen = m.ID + 1
+		e := EventInfo{ID: m.ID, From: m.From, To: m.To, Kind: m.Kind}
+		if m.From >= 0 && m.From < len(s.delivered) {
+			for _, d := range s.delivered[m.From] {
+				if HappensBefore(d, m) {
+					e.After = append(e.After, d.ID)
+				}
+			}
+		}
+		s.sampler.Created(e)
+		s.pending = append(s.pending, m.ID)
+	}
+}
+
+// fault injects a fault when the draw says so and one is enabled; it reports whether it
+// took the step.
+func (s *stepper) fault(held []Message) bool {
+	f := s.cfg.Faults
+	n := s.procs.N()
+	// A node down longer than restart_after is restarted, so that the cluster recovers.
+	for i := range n {
+		if !s.downSince[i].IsZero() && time.Since(s.downSince[i]) > f.Restart {
+			s.restart(i)
+			return true
+		}
+	}
+	if f.Probability == 0 || float64(s.chooser.IntN(1_000_000)) >= f.Probability*1_000_000 {
+		return false
+	}
+	var up, down []int
+	for i := range n {
+		if s.downSince[i].IsZero() {
+			up = append(up, i)
+		} else {
+			down = append(down, i)
+		}
+	}
+	var kinds []string
+	if s.faults.Drop < f.Drop && len(held) > 0 {
+		kinds = append(kinds, "drop")
+	}
+	if s.faults.Crash < f.Crash && len(up) > 0 {
+		kinds = append(kinds, "crash")
+	}
+	if len(down) > 0 {
+		kinds = append(kinds, "restart")
+	}
+	partitioned := s.nw.Partitioned()
+	if s.faults.Partition < f.Partition && !partitioned && n > 1 {
+		kinds = append(kinds, "partition")
+	}
+	if partitioned {
+		kinds = append(kinds, "heal")
+	}
+	if len(kinds) == 0 {
+		return false
+	}
+	switch kinds[s.chooser.IntN(len(kinds))] {
+	case "drop":
+		enabled := make([]MsgID, len(held))
+		for i, m := range held {
+			enabled[i] = m.ID
+		}
+		s.deliver(held, s.sampler.Next(enabled), true)
+	case "crash":
+		s.crash(up[s.chooser.IntN(len(up))])
+	case "restart":
+		s.restart(down[s.chooser.IntN(len(down))])
+	case "partition":
+		mask := s.chooser.IntN(1<<n-2) + 1 // a non-empty proper subset of the nodes
+		group := make([]int, n)
+		for i := range group {
+			group[i] = mask >> i & 1
+		}
+		s.partition(group)
+	case "heal":
+		s.heal()
+	}
+	return true
+}
+
+func (s *stepper) crash(i int) {
+	s.steps++
+	pid := s.procs.Pid(i)
+	cut := s.nw.SetDown(i, true)
+	if err := s.procs.Crash(i); err != nil {
+		s.logf("crash n%d failed: %v", i, err)
+		return
+	}
+	s.downSince[i] = time.Now()
+	s.faults.Crash++
+	s.executed = append(s.executed, Step{Op: "crash", Node: i})
+	s.logf("crash n%d (pid %d; %d held messages to it cut)", i, pid, cut)
+}
+
+func (s *stepper) restart(i int) {
+	s.steps++
+	s.nw.SetDown(i, false)
+	if err := s.procs.Start(i); err != nil {
+		s.logf("restart n%d failed: %v", i, err)
+		return
+	}
+	s.downSince[i] = time.Time{}
+	s.faults.Restart++
+	s.executed = append(s.executed, Step{Op: "restart", Node: i})
+	s.logf("restart n%d (pid %d)", i, s.procs.Pid(i))
+}
+
+func (s *stepper) partition(group []int) {
+	s.steps++
+	cut := s.nw.Partition(group)
+	s.faults.Partition++
+	s.executed = append(s.executed, Step{Op: "partition", Group: group})
+	s.logf("partition %v (%d held messages cut)", group, cut)
+}
+
+func (s *stepper) heal() {
+	s.steps++
+	s.nw.Heal()
+	s.faults.Heal++
+	s.executed = append(s.executed, Step{Op: "heal"})
+	s.logf("heal")
+}
+
+// replayStep re-imposes the next recorded step: a fault at once; a delivery or drop when
+// a held message with the recorded sender, receiver and kind shows up (the oldest such),
+// or, when none has for the patience, skipping it as diverged (real processes do not
+// repeat themselves exactly).
+func (s *stepper) replayStep(held []Message) {
+	st := s.script[0]
+	next := func() { s.script, s.waiting = s.script[1:], time.Time{} }
+	switch st.Op {
+	case "crash":
+		s.crash(st.Node)
+	case "restart":
+		s.restart(st.Node)
+	case "partition":
+		s.partition(st.Group)
+	case "heal":
+		s.heal()
+	default:
+		i := slices.IndexFunc(held, func(m Message) bool { return m.From == st.From && m.To == st.To && m.Kind == st.Kind })
+		if i < 0 {
+			if s.waiting.IsZero() {
+				s.waiting = time.Now()
+			}
+			if time.Since(s.waiting) < s.cfg.Scheduler.Patience {
+				return
+			}
+			s.diverged++
+			s.logf("replay: no %s n%d→n%d %s within %s; skipped", st.Op, st.From, st.To, st.Kind, s.cfg.Scheduler.Patience)
+			next()
+			return
+		}
+		s.deliver(held, held[i].ID, st.Op == "drop")
+	}
+	s.followed++
+	next()
+}
