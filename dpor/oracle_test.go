@@ -62,12 +62,14 @@ func registerConfigs() []config {
 // TestDPORKeepsEveryCanonicalHistory is the oracle for DPOR's soundness: with the
 // history relation it finds exactly the canonical histories, and exactly the violations,
 // that exhaustive search finds, exploring no more schedules — on the DS2 registers and on
-// a hundred random protocols.
+// random protocols: 100 seeds, of which the 94 whose space is at most randomBudget
+// schedules are compared (docs/strategies.md says 94; the test holds it to that).
 func TestDPORKeepsEveryCanonicalHistory(t *testing.T) {
 	type sys struct {
-		name string
-		sys  model.System
-		long bool
+		name   string
+		sys    model.System
+		long   bool
+		random bool
 	}
 	var all []sys
 	for _, c := range registerConfigs() {
@@ -75,26 +77,30 @@ func TestDPORKeepsEveryCanonicalHistory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all = append(all, sys{c.name, s, c.long})
+		all = append(all, sys{c.name, s, c.long, false})
 	}
 	for seed := uint64(0); seed < 100; seed++ {
 		s := randomSystem(seed)
-		all = append(all, sys{s.Name, s, false})
+		all = append(all, sys{s.Name, s, false, true})
 	}
-	var violations, compared atomic.Int64
+	var violations, compared, randomCompared atomic.Int64
 	t.Run("each", func(t *testing.T) {
 		for _, s := range all {
 			t.Run(s.name, func(t *testing.T) {
 				t.Parallel()
-				compareWithExhaustive(t, s.name, s.sys, s.long, &violations, &compared)
+				counter := &compared
+				if s.random {
+					counter = &randomCompared
+				}
+				compareWithExhaustive(t, s.name, s.sys, s.long, &violations, counter)
 			})
 		}
 	})
 	if violations.Load() == 0 {
 		t.Errorf("no configuration had a violation: the oracle would not notice a strategy that loses them")
 	}
-	if compared.Load() < 80 {
-		t.Errorf("only %d configurations were small enough to compare", compared.Load())
+	if randomCompared.Load() < 94 {
+		t.Errorf("only %d random protocols were small enough to compare, want 94", randomCompared.Load())
 	}
 }
 
@@ -139,7 +145,7 @@ func firstMissing(want, got []string) string {
 }
 
 // randomBudget bounds exhaustive search on a random protocol: the few seeds whose space
-// is larger (about 7 of 100) are skipped.
+// is larger (6 of 100: seeds 4, 12, 17, 90, 96 and 98) are skipped.
 const randomBudget = 30_000
 
 // exhaustiveOf explores a register configuration exhaustively once per test binary.

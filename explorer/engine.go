@@ -67,8 +67,13 @@ type peek struct {
 // Run explores sys with opts and reports what it found. It returns an error when the
 // system cannot be explored at all (it does not validate, or an actor cannot be copied);
 // a panic in a handler is a finding, not an error. Cancelling ctx ends the search early
-// with the statistics so far.
+// with the statistics so far. When Ravel's own machinery fails during the search (the
+// visited set's disk), Run returns both the error and the result so far, with any
+// violation already found; a nil result means nothing was explored.
 func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
+	if err := checkSize(len(sys.Actors)); err != nil {
+		return nil, err
+	}
 	x, err := newExecutor(&sys, opts.Reflective)
 	if err != nil {
 		return nil, err
@@ -97,7 +102,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		if e.cacher, err = cacheable(e.strat); err != nil {
 			return nil, err
 		}
-		if e.visited, err = openVisited(opts); err != nil {
+		if e.visited, err = openVisitedSet(opts); err != nil {
 			return nil, err
 		}
 	}
@@ -116,9 +121,6 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			e.err = fmt.Errorf("visited set: %w", err)
 		}
 	}
-	if e.err != nil {
-		return nil, e.err
-	}
 	if bad != nil && (e.first == nil || bad.first.schedule < e.first.Schedule) {
 		e.first = &Violation{
 			Kind:        "nonlinearizable",
@@ -134,7 +136,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	// Checking overlaps exploring: TS is the time the search itself took, TT the time
 	// until every history was checked too.
 	e.stats.Explore = exploreEnd
-	if e.first != nil {
+	if e.first != nil && e.err == nil {
 		e.verifyReplay(e.first)
 		if opts.Minimize && e.first.Replayed {
 			e.first = minimize(ctx, e.x, e.first)
@@ -151,7 +153,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if e.sess != nil {
 		res.Sampling = e.sess.finish(e)
 	}
-	return res, nil
+	// A failure of Ravel's own during the search (the visited set's disk) ends it, but
+	// what was found before — a violation above all — is still the caller's to report.
+	return res, e.err
 }
 
 // begin puts the initial state on an empty path; false means the start-up failed, which
@@ -188,7 +192,9 @@ func (e *engine) search(ctx context.Context) bool {
 			e.pop()
 			continue
 		}
-		if e.stats.Steps&1023 == 0 {
+		// Every 64 steps: a step of a large system can take milliseconds, and a long
+		// schedule must still show progress and stop promptly when interrupted.
+		if e.stats.Steps&63 == 0 {
 			if ctx.Err() != nil {
 				e.stats.Interrupted = true
 				return false
@@ -496,6 +502,7 @@ func (e *engine) fail(f *failure, s *state, d int) {
 	if s != nil {
 		v.Steps = deliveries(append(e.steps(d-1), e.nodes[d-1].Enabled[e.nodes[d-1].Taken]))
 		v.Events = append([]histories.Event(nil), e.log[:s.events]...)
+		v.Fingerprint = s.fingerprint()
 	}
 	e.stats.ToFirst = time.Since(e.start)
 	e.stats.BeforeFirst = e.stats.Unique
@@ -513,14 +520,21 @@ func deliveries(evs []dpor.Event) []Delivery {
 // verifyReplay re-runs v's schedule from the initial state and records whether it
 // reaches the same end (DESIGN.md, Semantics 1).
 func (e *engine) verifyReplay(v *Violation) {
-	if v.Kind != "nonlinearizable" {
-		v.Replayed = true // a panic's replay is checked by Replay's caller
-		return
-	}
 	ids := make([]uint64, len(v.Steps))
 	for i, s := range v.Steps {
 		ids[i] = s.ID
 	}
 	ex, err := replay(e.x, ids)
-	v.Replayed = err == nil && ex.Fingerprint == v.Fingerprint
+	if err != nil {
+		v.Replayed = false
+		return
+	}
+	if v.Kind == "nonlinearizable" {
+		v.Replayed = ex.Failure == "" && ex.Fingerprint == v.Fingerprint
+		return
+	}
+	// A panic or bad response must recur at the same step, with the same message, from
+	// the same state; one that does not is not verified.
+	v.Replayed = ex.Failure == v.Kind+": "+v.Message && len(ex.Steps) == len(v.Steps) &&
+		(len(v.Steps) == 0 || ex.Fingerprint == v.Fingerprint)
 }

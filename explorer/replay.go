@@ -26,6 +26,9 @@ type Execution struct {
 // re-execution that reports and tests rely on. It fails when an event of the schedule is
 // not enabled when its turn comes.
 func Replay(sys model.System, ids []uint64, reflective bool) (*Execution, error) {
+	if err := checkSize(len(sys.Actors)); err != nil {
+		return nil, err
+	}
 	x, err := newExecutor(&sys, reflective)
 	if err != nil {
 		return nil, err

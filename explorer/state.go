@@ -64,6 +64,8 @@ type executor struct {
 	fifo    bool
 	// keys: fill in the events' keys (for key-aware strategies).
 	keys bool
+	// channels is enabled's scratch set of the FIFO channels seen.
+	channels map[[2]model.ID]bool
 	// What the last step answered (Respond effects) and whether it recorded a return.
 	answered []model.RequestID
 	returned bool
@@ -225,9 +227,14 @@ func (x *executor) run(f func(), self model.ID) (fail *failure) {
 // each, in pending order: every pending event on an unordered network; on FIFO, the oldest
 // pending message of each (sender, receiver) channel, and every timer.
 func (x *executor) enabled(s *state, buf []dpor.Event, idx []int) ([]dpor.Event, []int) {
-	buf, idx = buf[:0], idx[:0]
+	// Sized once: appending to a buffer that grows by doubling copied the events of a
+	// state with thousands of pending messages several times over, at every step.
+	buf, idx = slices.Grow(buf[:0], len(s.pending)), slices.Grow(idx[:0], len(s.pending))
 	for i, p := range s.pending {
-		if x.fifo && p.ev.Kind != dpor.Timer && blockedFIFO(s.pending[:i], p) {
+		if x.fifo && i == fifoScan {
+			x.seedChannels(s.pending[:i])
+		}
+		if x.fifo && p.ev.Kind != dpor.Timer && x.blockedFIFO(s.pending[:i], p) {
 			continue
 		}
 		if x.faulty && x.held(s, p) {
@@ -242,12 +249,42 @@ func (x *executor) enabled(s *state, buf []dpor.Event, idx []int) ([]dpor.Event,
 	return buf, idx
 }
 
-func blockedFIFO(earlier []*pending, p *pending) bool {
+// fifoScan is the number of pending messages up to which blockedFIFO looks at the
+// earlier ones directly; beyond it, a set of the channels seen so far keeps enabled
+// linear in the pending messages rather than quadratic.
+const fifoScan = 16
+
+// seedChannels makes the set of the channels of the non-timer messages of earlier, from
+// which blockedFIFO goes on.
+func (x *executor) seedChannels(earlier []*pending) {
+	if x.channels == nil {
+		x.channels = make(map[[2]model.ID]bool)
+	}
+	clear(x.channels)
 	for _, q := range earlier {
-		if q.ev.From == p.ev.From && q.ev.To == p.ev.To && q.ev.Kind != dpor.Timer {
-			return true
+		if q.ev.Kind != dpor.Timer {
+			x.channels[[2]model.ID{q.ev.From, q.ev.To}] = true
 		}
 	}
+}
+
+// blockedFIFO reports whether an earlier message than p waits on p's channel. enabled
+// calls it for the messages in order: past the first fifoScan, it keeps the channels
+// seen in a set (seedChannels).
+func (x *executor) blockedFIFO(earlier []*pending, p *pending) bool {
+	if len(earlier) < fifoScan {
+		for _, q := range earlier {
+			if q.ev.From == p.ev.From && q.ev.To == p.ev.To && q.ev.Kind != dpor.Timer {
+				return true
+			}
+		}
+		return false
+	}
+	ch := [2]model.ID{p.ev.From, p.ev.To}
+	if x.channels[ch] {
+		return true
+	}
+	x.channels[ch] = true
 	return false
 }
 

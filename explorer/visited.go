@@ -25,6 +25,9 @@ type visitedSet interface {
 	Close() error
 }
 
+// openVisitedSet opens the visited set of a run; tests replace it to make the disk fail.
+var openVisitedSet = openVisited
+
 // openVisited makes the visited set of a run: fingerprints in memory up to
 // Options.VisitedMem, then on disk.
 func openVisited(opts Options) (visitedSet, error) {
@@ -32,9 +35,12 @@ func openVisited(opts Options) (visitedSet, error) {
 	if mem == 0 {
 		mem = DefaultVisitedMem
 	}
+	// Spill directories of runs that died without cleaning up (killed, out of memory)
+	// would otherwise fill the disk run after run.
+	snapshot.RemoveStaleSpillDirs(opts.VisitedDir)
 	v, err := snapshot.OpenVisited(snapshot.VisitedOptions{MemBytes: mem, Dir: opts.VisitedDir})
 	if err != nil {
-		return nil, fmt.Errorf("visited set: %w", err)
+		return nil, err // its errors name the visited set already
 	}
 	return diskSet{v}, nil
 }

@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -47,8 +46,7 @@ func ReadJepsen(r io.Reader, name string) ([]histories.Operation[specs.CASInput,
 	var ops []histories.Operation[specs.CASInput, specs.CASOutput]
 	var dropped []bool             // by operation
 	pending := map[int]pendingOp{} // by process
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc := newLineScanner(r, name)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -111,7 +109,7 @@ func ReadJepsen(r io.Reader, name string) ([]histories.Operation[specs.CASInput,
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: reading: %w", name, line+1, err)
+		return nil, err
 	}
 	return finishOps(ops, func(i int) bool { return dropped[i] }, int64(line+1)), nil
 }

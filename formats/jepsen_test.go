@@ -146,6 +146,7 @@ func FuzzReadJepsen(f *testing.F) {
 	f.Add("INFO  jepsen.util - 0\t:invoke\t:cas\t[1 2]\nINFO  jepsen.util - 0\t:ok\t:cas\t[1 2]\n")
 	f.Add("INFO  jepsen.util - 3\t:invoke\t:write\t4\nINFO  jepsen.util - 3\t:info\t:write\t:timed-out\n")
 	f.Add("noise\nINFO  jepsen.util - 1 :invoke :read nil\nINFO  jepsen.util - 1 :ok :read nil")
+	addSeeds(f, "porcupine/jepsen/etcd_00*.log", 40)
 	f.Fuzz(func(t *testing.T, in string) {
 		ops, err := ReadJepsen(strings.NewReader(in), "fuzz")
 		if err != nil {

@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -42,8 +41,7 @@ func ReadPorcupineKV(r io.Reader, name string) ([]histories.Operation[specs.KVIn
 	var ops []histories.Operation[specs.KVInput, specs.KVOutput]
 	dropped := map[int]bool{}      // operations that failed
 	pending := map[int]pendingOp{} // by process
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc := newLineScanner(r, name)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -106,7 +104,7 @@ func ReadPorcupineKV(r io.Reader, name string) ([]histories.Operation[specs.KVIn
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: reading: %w", name, line+1, err)
+		return nil, err
 	}
 	return finishOps(ops, func(i int) bool { return dropped[i] }, int64(line+1)), nil
 }

@@ -176,6 +176,7 @@ func FuzzReadPorcupineKV(f *testing.F) {
 	f.Add(`{:process 1 :type :invoke :f :append :key "k" :value "a\"b"}` + "\n" +
 		`{:process 1, :type :info, :f :append, :key "k", :value "a\"b", :time 3}`)
 	f.Add(`{:value [1 [2 :x] "s" true nil -4]}`)
+	addSeeds(f, "porcupine/kv/*.txt", 40)
 	f.Fuzz(func(t *testing.T, in string) {
 		ops, err := ReadPorcupineKV(strings.NewReader(in), "fuzz")
 		if err != nil {

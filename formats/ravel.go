@@ -63,8 +63,7 @@ type ravelLine struct {
 // the zero Output.
 func ReadRavel[I, O any](r io.Reader, name string, codec Codec[I, O]) ([]histories.Operation[I, O], error) {
 	var ops []histories.Operation[I, O]
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc := newLineScanner(r, name)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -79,7 +78,7 @@ func ReadRavel[I, O any](r io.Reader, name string, codec Codec[I, O]) ([]histori
 		ops = append(ops, op)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: reading: %w", name, line+1, err)
+		return nil, err
 	}
 	return ops, nil
 }
@@ -92,8 +91,12 @@ func parseRavelLine[I, O any](text []byte, codec Codec[I, O]) (histories.Operati
 	if err := dec.Decode(&l); err != nil {
 		return op, fmt.Errorf("expected one JSON object with \"client\", \"input\", \"output\", \"call\", \"return\" and \"open\": %s", jsonProblem(err))
 	}
-	if dec.More() {
-		return op, fmt.Errorf("expected one JSON object on the line, found more after it")
+	if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
+		// dec.More would not see a stray closing bracket.
+		return op, fmt.Errorf("expected one JSON object on the line, found more after it: %.20q", rest)
+	}
+	if k, dup := duplicateKey(text); dup {
+		return op, fmt.Errorf("expected each field of an object once, found %q twice", k)
 	}
 	switch {
 	case l.Client == nil:

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -109,8 +111,48 @@ func TestRavelRoundTrip(t *testing.T) {
 	}
 }
 
-// TestRavelExample reads the example of docs/lincheck.md.
+// TestRavelExample reads the example history of docs/lincheck.md as the page shows it
+// (the block marked <!-- file: register.jsonl -->, which TestDocExamples checks with
+// the command line).
 func TestRavelExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "lincheck.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), "<!-- file: register.jsonl -->\n```\n")
+	if !ok {
+		t.Fatal("docs/lincheck.md has no block marked <!-- file: register.jsonl -->")
+	}
+	example, _, _ := strings.Cut(after, "```")
+	got, err := ReadRavel(strings.NewReader(example), "register.jsonl", CASCodec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(v int) specs.CASInput { return specs.CASInput{Op: specs.CASWrite, A: v} }
+	read := specs.CASInput{Op: specs.CASRead}
+	ok1 := specs.CASOutput{OK: true}
+	val := func(v int) specs.CASOutput { return specs.CASOutput{OK: true, Value: v} }
+	want := []casOp{
+		{Client: 0, Input: write(1), Output: ok1, Call: 1, Return: 4},
+		{Client: 1, Input: read, Output: val(1), Call: 2, Return: 3},
+		{Client: 2, Input: specs.CASInput{Op: specs.CASSwap, A: 1, B: 2}, Call: 5, Open: true},
+		{Client: 1, Input: read, Output: val(2), Call: 6, Return: 7},
+		{Client: 0, Input: write(3), Output: ok1, Call: 8, Return: 9},
+		{Client: 1, Input: read, Output: val(2), Call: 10, Return: 11},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("read %d operations, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("operation %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestRavelFormatDetails reads what the example does not show: a blank line, a null
+// read of the absent register, and an "ok" left out.
+func TestRavelFormatDetails(t *testing.T) {
 	in := `# a compare-and-set register
 {"client":0,"input":{"f":"write","value":1},"output":"ok","call":1,"return":4}
 {"client":1,"input":{"f":"read"},"output":1,"call":2,"return":3}
@@ -205,19 +247,32 @@ func FuzzReadRavel(f *testing.F) {
 	f.Add(`{"client":0,"input":{"f":"cas","from":1,"to":2},"output":"ok","call":1,"return":4}`)
 	f.Add(`{"client":1,"input":{"f":"read"},"output":null,"call":2,"return":3}` + "\n" +
 		`{"client":2,"input":{"f":"write","value":-3},"call":5,"open":true}`)
+	f.Add("\xef\xbb\xbf# a comment\n\n" + `{"client":0,"input":{"f":"get","key":"k\u001b"},"output":"","call":1,"return":1}`)
+	addRavelSeeds(f, "porcupine/jepsen/etcd_00*.log", func(r *strings.Reader, name string) ([]histories.Operation[specs.CASInput, specs.CASOutput], error) {
+		return ReadJepsen(r, name)
+	}, CASCodec())
+	addRavelSeeds(f, "porcupine/kv/*.txt", func(r *strings.Reader, name string) ([]histories.Operation[specs.KVInput, specs.KVOutput], error) {
+		return ReadPorcupineKV(r, name)
+	}, KVCodec())
 	f.Fuzz(func(t *testing.T, in string) {
-		ops, err := ReadRavel(strings.NewReader(in), "fuzz", CASCodec())
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "fuzz:") {
-				t.Errorf("error %q does not start with the name", err)
-			}
-			return
-		}
-		for i, op := range ops {
-			if !op.Open && op.Return < op.Call {
-				t.Errorf("operation %d returns at %d, before its call at %d", i, op.Return, op.Call)
-			}
-		}
-		roundTrip(t, ops, CASCodec())
+		fuzzRavel(t, in, CASCodec())
+		fuzzRavel(t, in, KVCodec())
+		fuzzRavel(t, in, RegisterCodec())
 	})
+}
+
+func fuzzRavel[I, O comparable](t *testing.T, in string, codec Codec[I, O]) {
+	ops, err := ReadRavel(strings.NewReader(in), "fuzz", codec)
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "fuzz:") {
+			t.Errorf("error %q does not start with the name", err)
+		}
+		return
+	}
+	for i, op := range ops {
+		if !op.Open && op.Return < op.Call {
+			t.Errorf("operation %d returns at %d, before its call at %d", i, op.Return, op.Call)
+		}
+	}
+	roundTrip(t, ops, codec)
 }

@@ -144,14 +144,8 @@ func (s *Server) Handler() http.Handler {
 		return nil
 	}))
 	mux.HandleFunc("POST /api/load", s.do(func(r *http.Request) error {
-		var f report.File
-		if err := json.NewDecoder(io.LimitReader(r.Body, 64<<20)).Decode(&f); err != nil {
-			return fmt.Errorf("not a violation file: %v", err)
-		}
-		if f.Format != report.Format {
-			return fmt.Errorf("format %q, want %q (written by ravel check --out)", f.Format, report.Format)
-		}
-		ids, err := f.Violation.IDs()
+		// The same strict reading as ravel replay's: format, digest, identities.
+		f, ids, err := report.Read(r.Body, "the file")
 		if err != nil {
 			return err
 		}

@@ -96,7 +96,7 @@ func TestExplorerOverHTTP(t *testing.T) {
 
 	// Load the counterexample as check --out writes it, and step through it.
 	path := filepath.Join(t.TempDir(), "v.json")
-	if err := report.WriteFile(path, report.RunInfo{System: sys.Name}, report.NewViolation(&sys, res.First)); err != nil {
+	if err := report.WriteFile(path, report.RunInfo{System: sys.Name, Agents: len(sys.Actors)}, report.NewViolation(&sys, res.First), res.First.Fingerprint); err != nil {
 		t.Fatal(err)
 	}
 	file, _ := os.ReadFile(path)

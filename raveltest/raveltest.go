@@ -106,7 +106,8 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 		sys = workload.system
 	}
 	v := report.NewViolation(&sys, res.First)
-	info := report.RunInfo{System: sys.Name, Strategy: res.Strategy, Dependence: res.Dependence,
+	// Agents counts the actors: a replay file names at least one (report.Read).
+	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence,
 		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, Faults: report.FaultsOf(&sys)}
 	under := ""
 	if workload != nil {
@@ -117,7 +118,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	saved := ""
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		saved = fmt.Sprintf("could not save the counterexample: %v", err)
-	} else if err := report.WriteFile(path, info, v); err != nil {
+	} else if err := report.WriteFile(path, info, v, res.First.Fingerprint); err != nil {
 		saved = fmt.Sprintf("could not save the counterexample: %v", err)
 	} else {
 		saved = fmt.Sprintf("saved to %s: every later run replays it first (ravel replay reads it too)", path)
@@ -162,15 +163,9 @@ func replayCorpus(t testing.TB, sys model.System, dir string) bool {
 	sort.Strings(files)
 	failed := false
 	for _, path := range files {
-		f, err := report.ReadFile(path)
+		f, ids, err := report.ReadFile(path)
 		if err != nil {
 			t.Errorf("raveltest: saved counterexample %v", err)
-			failed = true
-			continue
-		}
-		ids, err := f.Violation.IDs()
-		if err != nil {
-			t.Errorf("raveltest: saved counterexample %s: %v", path, err)
 			failed = true
 			continue
 		}

@@ -87,7 +87,7 @@ func TestCheckSavesAndReplays(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("saved files: %v, want 1", files)
 	}
-	f, err := report.ReadFile(files[0])
+	f, _, err := report.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}

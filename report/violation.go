@@ -4,10 +4,15 @@
 package report
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
@@ -70,15 +75,20 @@ type Step struct {
 	Timer string `json:"timer,omitempty"`
 }
 
-// File is what check --out writes and replay reads.
+// File is what check --out and raveltest write and replay reads. ScheduleDigest and
+// Fingerprint identify the violation: Read refuses a file whose digest does not match
+// its run and schedule (edited or damaged), and replay one whose replay does not end in
+// the saved state.
 type File struct {
-	Format    string    `json:"format"`
-	Run       RunInfo   `json:"run"`
-	Violation Violation `json:"violation"`
+	Format         string    `json:"format"`
+	Run            RunInfo   `json:"run"`
+	ScheduleDigest string    `json:"schedule_digest"`
+	Fingerprint    string    `json:"fingerprint"`
+	Violation      Violation `json:"violation"`
 }
 
 // Format is the value of File.Format.
-const Format = "ravel-violation/1"
+const Format = "ravel-violation/2"
 
 // NewViolation renders v, found on sys.
 func NewViolation(sys *model.System, v *explorer.Violation) Violation {
@@ -128,39 +138,133 @@ func NewSteps(sys *model.System, steps []explorer.Delivery) []Step {
 	return out
 }
 
-// WriteFile writes the counterexample v of the run info to path, in the format
-// ReadFile and `ravel replay` read.
-func WriteFile(path string, info RunInfo, v Violation) error {
-	b, err := json.MarshalIndent(File{Format: Format, Run: info, Violation: v}, "", "  ")
+// ScheduleDigest identifies a violation's run and schedule: the system, harness, agents,
+// retries, fault budgets and workload it was found with, and the events delivered. A
+// file whose digest does not match them was edited or damaged.
+func ScheduleDigest(info RunInfo, ids []uint64) string {
+	h := xxhash.New()
+	fmt.Fprintf(h, "%q %q %d %d %d\n", info.System, info.Harness, info.Agents, info.Retries, len(ids))
+	if info.Faults != nil {
+		fmt.Fprintf(h, "faults %+v\n", *info.Faults)
+	}
+	if info.Workload != "" {
+		// Only when set, so that the digests of files without a workload stay as they were.
+		fmt.Fprintf(h, "workload %q\n", info.Workload)
+	}
+	var b [8]byte
+	for _, id := range ids {
+		binary.LittleEndian.PutUint64(b[:], id)
+		h.Write(b[:])
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// NewFile is the file of the counterexample v of the run info, whose schedule ends in
+// the state with the given fingerprint (explorer.Violation.Fingerprint).
+func NewFile(info RunInfo, v Violation, fingerprint uint64) (File, error) {
+	ids, err := v.IDs()
+	if err != nil {
+		return File{}, err
+	}
+	return File{Format: Format, Run: info, ScheduleDigest: ScheduleDigest(info, ids),
+		Fingerprint: fmt.Sprintf("%016x", fingerprint), Violation: v}, nil
+}
+
+// WriteFile writes the counterexample v of the run info, whose schedule ends in the
+// state with the given fingerprint, to path, in the format Read and `ravel replay` read.
+func WriteFile(path string, info RunInfo, v Violation, fingerprint uint64) error {
+	f, err := NewFile(info, v, fingerprint)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// ReadFile reads a counterexample written by WriteFile; it fails on anything else.
-func ReadFile(path string) (File, error) {
-	data, err := os.ReadFile(path)
+// MaxFileSize bounds what Read reads: a violation file of a sensible run is a few
+// hundred kilobytes.
+const MaxFileSize = 64 << 20
+
+// ReadFile reads the counterexample file at path with Read.
+func ReadFile(path string) (File, []uint64, error) {
+	r, err := os.Open(path)
 	if err != nil {
-		return File{}, err
+		return File{}, nil, err
 	}
-	var f File
-	if err := json.Unmarshal(data, &f); err != nil {
-		return File{}, fmt.Errorf("%s: not a violation file: %v", path, err)
+	defer r.Close()
+	return Read(r, path)
+}
+
+// Read reads and checks a counterexample file, naming it name in errors: every field
+// known (a field it does not know means a file of another version, or an edited one),
+// the format, the run sensible, the step identities well formed and numbered in order,
+// the digest matching them and the fingerprint well formed. It returns the schedule's
+// event identities, for explorer.Replay.
+func Read(r io.Reader, name string) (File, []uint64, error) {
+	var vf File
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return vf, nil, fmt.Errorf("%s: %v", name, err)
 	}
-	if f.Format != Format {
-		return File{}, fmt.Errorf("%s: format %q, want %q (written by ravel check --out)", path, f.Format, Format)
+	if len(data) > MaxFileSize {
+		return vf, nil, fmt.Errorf("%s: larger than %d MiB: not a violation file", name, MaxFileSize>>20)
 	}
-	return f, nil
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&vf); err != nil {
+		return vf, nil, fmt.Errorf("%s: not a violation file: %v", name, err)
+	}
+	if dec.More() {
+		return vf, nil, fmt.Errorf("%s: not a violation file: more after the JSON object", name)
+	}
+	if vf.Format != Format {
+		return vf, nil, fmt.Errorf("%s: format %q, want %q (written by ravel check --out)", name, vf.Format, Format)
+	}
+	if a := vf.Run.Agents; a < 1 || a > explorer.MaxActors {
+		return vf, nil, fmt.Errorf("%s: %d agents: want 1 to %d (%s)", name, a, explorer.MaxActors, explorer.MaxActorsWhy)
+	}
+	if vf.Run.Retries < 0 {
+		return vf, nil, fmt.Errorf("%s: retries %d is negative", name, vf.Run.Retries)
+	}
+	ids := make([]uint64, len(vf.Violation.Steps))
+	for i, s := range vf.Violation.Steps {
+		id, err := parseID(s.ID)
+		if err != nil {
+			return vf, nil, fmt.Errorf("%s: step %d: %v", name, i+1, err)
+		}
+		if s.Step != i+1 {
+			return vf, nil, fmt.Errorf("%s: step %d is numbered %d: the schedule was edited", name, i+1, s.Step)
+		}
+		ids[i] = id
+	}
+	if want := ScheduleDigest(vf.Run, ids); vf.ScheduleDigest != want {
+		return vf, nil, fmt.Errorf("%s: schedule_digest %q does not match the run (system %s, harness %s, agents %d, retries %d) and its %d steps (digest %s): the file was edited or damaged",
+			name, vf.ScheduleDigest, vf.Run.System, vf.Run.Harness, vf.Run.Agents, vf.Run.Retries, len(ids), want)
+	}
+	if _, err := parseID(vf.Fingerprint); err != nil {
+		return vf, nil, fmt.Errorf("%s: bad fingerprint %q: want 16 hex digits", name, vf.Fingerprint)
+	}
+	return vf, ids, nil
+}
+
+func parseID(s string) (uint64, error) {
+	id, err := strconv.ParseUint(s, 16, 64)
+	if err != nil || len(s) != 16 {
+		return 0, fmt.Errorf("bad id %q: want 16 hex digits", s)
+	}
+	return id, nil
 }
 
 // IDs are the event identities of the schedule, for explorer.Replay.
 func (v Violation) IDs() ([]uint64, error) {
 	ids := make([]uint64, len(v.Steps))
 	for i, s := range v.Steps {
-		id, err := strconv.ParseUint(s.ID, 16, 64)
+		id, err := parseID(s.ID)
 		if err != nil {
-			return nil, fmt.Errorf("step %d: bad id %q: want 16 hex digits", i+1, s.ID)
+			return nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
 		ids[i] = id
 	}

@@ -57,6 +57,7 @@ type Visited struct {
 	memCap  int64    // the budget
 	dir     string   // Dir as given, or "" for the system's temporary directory
 	private string   // the private store directory once made, else ""
+	unlock  func()   // releases the private directory's owner lock
 	filter  visitedFilter
 	store   *visitedStore
 	err     error
@@ -349,7 +350,12 @@ func (v *Visited) makePrivateDir() error {
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs
 	}
-	v.private = p
+	release, err := lockPrivateDir(p)
+	if err != nil {
+		os.RemoveAll(p)
+		return v.failDir("create", p, err)
+	}
+	v.private, v.unlock = p, release
 	return nil
 }
 
@@ -409,6 +415,10 @@ func (v *Visited) Close() error {
 		v.store = nil
 	}
 	if v.private != "" {
+		if v.unlock != nil {
+			v.unlock()
+			v.unlock = nil
+		}
 		if err := os.RemoveAll(v.private); err != nil {
 			errs = append(errs, &StoreError{Op: "remove", Dir: v.private, Err: err})
 		}

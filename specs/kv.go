@@ -1,6 +1,9 @@
 package specs
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // KVOp names an operation of the key-value map.
 type KVOp uint8
@@ -19,16 +22,34 @@ type KVInput struct {
 	Value string
 }
 
-// String renders the input: "Get(k)", "Put(k, \"v\")", "Append(k, \"v\")".
+// String renders the input: "Get(k)", "Put(k, \"v\")", "Append(k, \"v\")". A key
+// that is not a plain word is quoted as values are, so that a recorded key holding
+// spaces, punctuation or terminal escape codes prints as what it is.
 func (in KVInput) String() string {
+	key := quoteKey(in.Key)
 	switch in.Op {
 	case KVPut:
-		return "Put(" + in.Key + ", " + strconv.Quote(in.Value) + ")"
+		return "Put(" + key + ", " + strconv.Quote(in.Value) + ")"
 	case KVAppend:
-		return "Append(" + in.Key + ", " + strconv.Quote(in.Value) + ")"
+		return "Append(" + key + ", " + strconv.Quote(in.Value) + ")"
 	default:
-		return "Get(" + in.Key + ")"
+		return "Get(" + key + ")"
 	}
+}
+
+// quoteKey returns k bare when it is made of ASCII letters, digits and _ - . : / only,
+// and quoted otherwise.
+func quoteKey(k string) string {
+	if k == "" {
+		return `""`
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_-.:/", c) >= 0) {
+			return strconv.Quote(k)
+		}
+	}
+	return k
 }
 
 // KVOutput is the map's answer: the value a get saw; empty for put and append.

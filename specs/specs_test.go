@@ -71,6 +71,9 @@ func TestDescribe(t *testing.T) {
 		{CASRegister().Output(CASInput{Op: CASRead}, CASOutput{OK: true}), "0"},
 		{CASRegister().Output(CASInput{Op: CASSwap}, CASOutput{}), "fail"},
 		{KV().Input(Append("k", "x")), `Append(k, "x")`},
+		{KV().Input(Get("\x1b[2Jk")), `Get("\x1b[2Jk")`},
+		{KV().Input(Put("a key", "v")), `Put("a key", "v")`},
+		{KV().Input(Get("")), `Get("")`},
 		{KV().Output(Get("k"), KVOutput{Value: "v"}), `"v"`},
 		{KV().Output(Put("k", "v"), KVOutput{}), "ok"},
 	}

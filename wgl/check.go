@@ -38,6 +38,17 @@ func Check[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operati
 func CheckContext[S, I, O comparable](
 	ctx context.Context, spec specs.Spec[S, I, O], ops []histories.Operation[I, O],
 ) Result {
+	return CheckLimited(ctx, spec, ops, 0)
+}
+
+// CheckLimited is CheckContext with a bound on the memory of the process: when the
+// memory the Go runtime holds exceeds memLimit bytes, the check stops with the verdict
+// Unknown and Result.Err ErrMemLimit, instead of going on until the system kills the
+// process. memLimit 0 means no bound. The bound is looked at about every
+// memPollSteps search steps, so the process may pass it by a little.
+func CheckLimited[S, I, O comparable](
+	ctx context.Context, spec specs.Spec[S, I, O], ops []histories.Operation[I, O], memLimit int64,
+) Result {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -54,8 +65,18 @@ func CheckContext[S, I, O comparable](
 		return Result{Err: err, Stuck: -1}
 	}
 	var stop func() bool
-	if done := ctx.Done(); done != nil {
+	var mem *memWatch
+	if memLimit > 0 {
+		mem = newMemWatch(memLimit)
+		if mem.over() {
+			return Result{Err: ErrMemLimit, Stuck: -1}
+		}
+	}
+	if done := ctx.Done(); done != nil || mem != nil {
 		stop = func() bool {
+			if mem != nil && mem.poll() {
+				return true
+			}
 			select {
 			case <-done:
 				return true
@@ -64,12 +85,22 @@ func CheckContext[S, I, O comparable](
 			}
 		}
 	}
+	// cause is why a search stopped without an answer.
+	cause := func() error {
+		if mem != nil && mem.exceeded.Load() {
+			return ErrMemLimit
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return context.Canceled // cannot happen: only ctx or the limit stop a search
+	}
 	parts := partition(spec, ops)
 	if len(parts) == 1 {
 		// One partition: nothing to race against.
 		s := newSearcher(spec, ops, parts[0].idx, nil)
 		if !s.run(-1, stop) {
-			return Result{Err: ctx.Err(), Stuck: -1}
+			return Result{Err: cause(), Stuck: -1}
 		}
 		failed := -1
 		if s.verdict == NotLinearizable {
@@ -84,7 +115,7 @@ func CheckContext[S, I, O comparable](
 		workers = min(runtime.GOMAXPROCS(0), len(parts))
 	}
 	r.run(workers)
-	return r.result(ctx)
+	return r.result(cause)
 }
 
 // firstRound is the step budget of a partition's search in the first round; each round
@@ -324,18 +355,14 @@ func (h *keyHeap) pop() int64 {
 // result turns the partitions' outcomes into the history's: not linearizable if some
 // partition is, else unknown if some partition did not finish, else linearizable with
 // the partitions' witnesses merged into one.
-func (r *race[S, I, O]) result(ctx context.Context) Result {
+func (r *race[S, I, O]) result(cause func() error) Result {
 	failed := -1
 	if b := r.best.Load(); b != noFailure {
 		failed = int(b & (1<<32 - 1))
 	} else {
 		for _, o := range r.outcomes {
 			if o.verdict != Linearizable {
-				err := ctx.Err()
-				if err == nil {
-					err = context.Canceled // cannot happen: only ctx stops a search with no failure
-				}
-				return Result{Err: err, Stuck: -1}
+				return Result{Err: cause(), Stuck: -1}
 			}
 		}
 	}

@@ -11,8 +11,13 @@
 // (states of a pointer-free type, which are usually few, are numbered instead), and the
 // set of linearized operations is one word, or for a partition of more than 64
 // operations a Zobrist hash updated in O(1) as operations are linearized and undone,
-// with the set's words kept to compare on a match, so that collisions never give a wrong
-// answer. Specifications are generic (specs.Spec[S, I, O]): nothing is boxed.
+// with an exact description of the set kept to compare on a match, so that collisions
+// never give a wrong answer. The description is small however long the history: a
+// window over the completed operations in call order (those before it all linearized,
+// those after it none), which spans the operations concurrent with the earliest one not
+// linearized, and an interned list of the open operations linearized; memory grows with
+// the configurations explored, not with them times the operations. CheckLimited bounds
+// it. Specifications are generic (specs.Spec[S, I, O]): nothing is boxed.
 //
 // An operation whose outcome is unknown (histories.Operation.Open) may be linearized
 // anywhere after its call, with whatever output the specification gives, or not at all.

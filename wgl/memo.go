@@ -3,6 +3,7 @@ package wgl
 import (
 	"hash/maphash"
 	"math/bits"
+	"unsafe"
 )
 
 // memo is Lowe's memoization: the configurations the search has explored — a set of
@@ -15,19 +16,38 @@ import (
 // The entries also keep the states themselves, and the search refers to a
 // configuration by its entry's number (its stack holds numbers, not states). A
 // partition of at most smallMemoMax operations keeps its set in one word, which is
-// exact as a key. A larger one keeps the set as words and a Zobrist hash of it (the XOR
-// of a random word per member), updated in O(1) per change; an entry keeps its set's
-// words, compared when the hashes match, so that a collision costs time but never a
-// wrong answer.
+// exact as a key.
+//
+// A larger partition keys its sets by a Zobrist hash (the XOR of a random word per
+// member), updated in O(1) per change, and keeps with each entry an exact description
+// of its set, compared when the hashes match, so that a collision costs time but never
+// a wrong answer. The description is small whatever the history's length, so that
+// memory grows with the configurations explored and not with them times the operations:
+//
+//   - the completed operations, numbered in call order, as a window: every one below
+//     base is in the set, none from hi on, and the window's bits in between. The search
+//     only linearizes an operation called before the first return of one it has not
+//     linearized, so the window spans the operations concurrent with that one: a few,
+//     however long the history.
+//   - the open operations in the set, as the number of an interned list (openSets): open
+//     operations need never be linearized, so no window bounds them, but the lists share
+//     their tails and the search changes them rarely.
 type memo[S comparable] struct {
-	words int       // words per set: 1 for small partitions
-	bits  []uint64  // the current set
-	word  [1]uint64 // bits, for a small partition
-	hash  uint64    // its Zobrist hash (large partitions only)
-	zob   []uint64  // the hash word of each operation (large partitions only)
+	bits []uint64  // the current set: of the operations (small), of the completed ranks (large)
+	word [1]uint64 // bits, for a small partition
+
+	// Large partitions only.
+	hash     uint64   // the current set's Zobrist hash
+	zob      []uint64 // the hash word of each operation
+	rank     []int32  // by operation: its rank among the completed ones in call order, or −1−its rank among the open ones
+	base, hi int32    // the current window
+	openSet  int32    // the current open operations in the set, in opens
+	opens    openSets
+	window   []uint64 // scratch: the current window's words
+	arena    []uint64 // the window words of every entry, at its ext's off
 
 	// The table proper: slots are 0 when empty, else the high 32 bits of the entry's
-	// hash and the entry's number + 1. Entries, and the sets of a large partition's
+	// hash and the entry's number + 1. Entries, and the exts of a large partition's
 	// entries, are stored in chunks that never move (chunk k holds
 	// 1<<(chunkBits+k) entries), so that growing the table copies only slots, and
 	// an entry — its state included — is written once. The first chunk is sized to the
@@ -36,7 +56,7 @@ type memo[S comparable] struct {
 	slots     []uint64
 	mask      uint64
 	chunks    [][]memoEntry[S]
-	sets      [][]uint64 // large partitions: chunk k holds the words of chunk k's entries
+	exts      [][]memoExt // large partitions: chunk k holds the exts of chunk k's entries
 	count     uint32
 }
 
@@ -45,6 +65,13 @@ type memoEntry[S comparable] struct {
 	key uint64 // the set (small partitions) or its hash (large ones)
 	sh  uint64 // the state's hash
 	s   S
+}
+
+// memoExt describes a large partition's entry's set exactly (see memo).
+type memoExt struct {
+	base, hi int32
+	openSet  int32
+	off      uint64 // of its window's (hi−base+63)/64 words in the arena
 }
 
 // smallMemoMax is the largest partition that keeps its sets in one word: 64, the bits
@@ -58,14 +85,21 @@ var stateSeed = maphash.MakeSeed()
 // hashState is the hash of a state that the memo expects.
 func hashState[S comparable](s S) uint64 { return maphash.Comparable(stateSeed, s) }
 
+// newMemo makes a memo for n completed operations, ranked in their order.
 func newMemo[S comparable](n int) *memo[S] {
 	m := &memo[S]{}
-	m.init(n)
+	rank := make([]int32, n)
+	for i := range rank {
+		rank[i] = int32(i)
+	}
+	m.init(rank)
 	return m
 }
 
-// init prepares m for a partition of n operations, reusing its memory where it can.
-func (m *memo[S]) init(n int) {
+// init prepares m for a partition whose operations have the given ranks (see
+// memo.rank), reusing its memory where it can.
+func (m *memo[S]) init(rank []int32) {
+	n := len(rank)
 	size := 32
 	for size < 4*n {
 		size *= 2
@@ -74,33 +108,31 @@ func (m *memo[S]) init(n int) {
 	for chunkBits < 10 && 1<<chunkBits < n {
 		chunkBits++
 	}
-	words := 1
-	if n > smallMemoMax {
-		words = (n + 63) / 64
-	}
 	old := *m
-	*m = memo[S]{words: words, slots: resize(old.slots, size), mask: uint64(size - 1), chunkBits: chunkBits}
+	*m = memo[S]{slots: resize(old.slots, size), mask: uint64(size - 1), chunkBits: chunkBits}
 	clear(m.slots)
 	if old.chunkBits == chunkBits {
 		m.chunks = old.chunks // entries beyond count are never read
-		if old.words == words {
-			m.sets = old.sets
-		}
+		m.exts = old.exts
 	}
-	if n > smallMemoMax {
-		m.zob = resize(old.zob, n)
-		// The hash words only need to be well mixed; a fixed sequence keeps runs
-		// repeatable.
-		x := uint64(0x9e3779b97f4a7c15)
-		for i := range m.zob {
-			x += 0x9e3779b97f4a7c15
-			m.zob[i] = mix64(x)
-		}
-		m.bits = resize(old.bits, words)
-		clear(m.bits)
-	} else {
+	if n <= smallMemoMax {
 		m.bits = m.word[:]
+		return
 	}
+	m.zob = resize(old.zob, n)
+	// The hash words only need to be well mixed; a fixed sequence keeps runs
+	// repeatable.
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range m.zob {
+		x += 0x9e3779b97f4a7c15
+		m.zob[i] = mix64(x)
+	}
+	m.rank = rank
+	m.bits = resize(old.bits, (n+63)/64)
+	clear(m.bits)
+	m.opens = old.opens
+	m.opens.reset()
+	m.window, m.arena = old.window[:0], old.arena[:0]
 }
 
 // mix64 is splitmix64's finalizer.
@@ -117,10 +149,57 @@ func configHash(key, sh uint64) uint64 {
 
 // flip adds operation i to the current set, or removes it if it is there.
 func (m *memo[S]) flip(i int32) {
-	m.bits[i>>6] ^= 1 << uint(i&63)
-	if m.zob != nil {
-		m.hash ^= m.zob[i]
+	if m.zob == nil {
+		m.bits[i>>6] ^= 1 << uint(i&63)
+		return
 	}
+	m.hash ^= m.zob[i]
+	r := m.rank[i]
+	if r < 0 {
+		m.openSet = m.opens.flip(m.openSet, -1-r)
+		return
+	}
+	m.bits[r>>6] ^= 1 << uint(r&63)
+	if m.has(r) {
+		if r >= m.hi {
+			m.hi = r + 1
+		}
+		for int(m.base) < len(m.bits)*64 && m.has(m.base) {
+			m.base++
+		}
+		m.hi = max(m.hi, m.base)
+		return
+	}
+	m.base = min(m.base, r)
+	for m.hi > m.base && !m.has(m.hi-1) {
+		m.hi--
+	}
+}
+
+// has reports whether the completed operation of rank r is in the current set.
+func (m *memo[S]) has(r int32) bool { return m.bits[r>>6]&(1<<uint(r&63)) != 0 }
+
+// loadWindow copies the current window's bits, from base, into m.window.
+func (m *memo[S]) loadWindow() []uint64 {
+	n := int(m.hi-m.base+63) / 64
+	m.window = resize(m.window, n)
+	for k := range n {
+		m.window[k] = bitsAt(m.bits, int(m.base)+64*k)
+	}
+	if rem := uint(m.hi-m.base) % 64; rem != 0 {
+		m.window[n-1] &= 1<<rem - 1
+	}
+	return m.window
+}
+
+// bitsAt returns the 64 bits of words from bit position p on (zeros past the end).
+func bitsAt(words []uint64, p int) uint64 {
+	w, sh := p>>6, uint(p&63)
+	x := words[w] >> sh
+	if sh != 0 && w+1 < len(words) {
+		x |= words[w+1] << (64 - sh)
+	}
+	return x
 }
 
 // locate gives the chunk and the position in it of entry e.
@@ -136,10 +215,20 @@ func (m *memo[S]) entry(e uint32) *memoEntry[S] {
 	return &m.chunks[k][at]
 }
 
-// set returns the words of entry e's set (large partitions only).
-func (m *memo[S]) set(e uint32) []uint64 {
+// ext returns entry e's description of its set (large partitions only).
+func (m *memo[S]) ext(e uint32) *memoExt {
 	k, at := m.locate(e)
-	return m.sets[k][at*m.words : (at+1)*m.words]
+	return &m.exts[k][at]
+}
+
+// sameSet reports whether entry e's set is the current one (large partitions only).
+func (m *memo[S]) sameSet(e uint32) bool {
+	x := m.ext(e)
+	if x.base != m.base || x.hi != m.hi || x.openSet != m.openSet {
+		return false
+	}
+	w := m.loadWindow()
+	return equalWords(m.arena[x.off:x.off+uint64(len(w))], w)
 }
 
 // addNew records the configuration (current set, state s whose hash is sh) and reports
@@ -159,12 +248,13 @@ func (m *memo[S]) addNew(s S, sh uint64) (uint32, bool) {
 			for k >= len(m.chunks) {
 				m.chunks = append(m.chunks, make([]memoEntry[S], 1<<(m.chunkBits+len(m.chunks))))
 			}
-			for m.zob != nil && k >= len(m.sets) {
-				m.sets = append(m.sets, make([]uint64, m.words<<(m.chunkBits+len(m.sets))))
-			}
 			m.chunks[k][at] = memoEntry[S]{key: key, sh: sh, s: s}
 			if m.zob != nil {
-				copy(m.sets[k][at*m.words:], m.bits)
+				for k >= len(m.exts) {
+					m.exts = append(m.exts, make([]memoExt, 1<<(m.chunkBits+len(m.exts))))
+				}
+				m.exts[k][at] = memoExt{base: m.base, hi: m.hi, openSet: m.openSet, off: uint64(len(m.arena))}
+				m.arena = append(m.arena, m.loadWindow()...)
 			}
 			m.slots[i] = tag<<32 | uint64(e+1)
 			m.count++
@@ -178,10 +268,23 @@ func (m *memo[S]) addNew(s S, sh uint64) (uint32, bool) {
 		}
 		e := uint32(slot) - 1
 		if en := m.entry(e); en.key == key && en.sh == sh && en.s == s &&
-			(m.zob == nil || equalWords(m.set(e), m.bits)) {
+			(m.zob == nil || m.sameSet(e)) {
 			return e, false
 		}
 	}
+}
+
+// bytes estimates the memory the memo holds.
+func (m *memo[S]) bytes() int64 {
+	var entry memoEntry[S]
+	n := int64(len(m.slots)) * 8
+	for _, c := range m.chunks {
+		n += int64(len(c)) * int64(unsafe.Sizeof(entry))
+	}
+	for _, c := range m.exts {
+		n += int64(len(c)) * int64(unsafe.Sizeof(memoExt{}))
+	}
+	return n + int64(cap(m.arena))*8 + m.opens.bytes() + int64(len(m.bits)+len(m.zob))*8 + int64(len(m.rank))*4
 }
 
 // grow doubles the slots.

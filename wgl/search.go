@@ -89,6 +89,7 @@ type searcher[S, I, O comparable] struct {
 	cfg    uint32 // the memo entry of the current configuration
 	stack  []frame
 	lists  []int32  // scratch space of buildLists
+	ranks  []int32  // each operation's rank, for the memo (see memo.rank)
 	hashes []uint64 // scratch space of findTwins
 	done   int      // completed operations linearized
 	cur    int32    // the entry to look at next
@@ -132,6 +133,7 @@ func newSearcher[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.O
 		known:     s.known[:0],
 		stack:     resize(s.stack, n)[:0],
 		lists:     resize(s.lists, n+completed),
+		ranks:     resize(s.ranks, n),
 		hashes:    s.hashes,
 		stuck:     none,
 	}
@@ -146,7 +148,7 @@ func newSearcher[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.O
 	s.state = spec.Init()
 	s.fewStates = plainValue(reflect.TypeFor[S]())
 	s.sh = s.hash(s.state)
-	s.memo.init(n)
+	s.memo.init(s.ranks)
 	s.cfg, _ = s.memo.addNew(s.state, s.sh)
 	s.cur = s.nodes[mainHead].next
 	if s.completed == 0 {
@@ -216,8 +218,12 @@ func (s *searcher[S, I, O]) buildLists(ops []histories.Operation[I, O], idx []in
 	calls := mainList[:0]
 	for _, c := range mainList {
 		if s.nodes[c].call {
+			s.ranks[s.nodes[c].op] = int32(len(calls))
 			calls = append(calls, c)
 		}
+	}
+	for k, c := range openList {
+		s.ranks[s.nodes[c].op] = -1 - int32(k)
 	}
 	s.findTwins(calls, openList)
 }

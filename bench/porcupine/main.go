@@ -52,7 +52,13 @@ func main() {
 	rounds := flag.Int("rounds", 7, "rounds of alternating measurements (at least 5)")
 	target := flag.Duration("target", 5*time.Millisecond, "repeat a check until one measurement lasts about this long")
 	perFile := flag.Bool("files", true, "print the per-file table")
+	one := flag.String("one", "", "check only this compare-and-set register `FILE`, with porcupine, once (for /usr/bin/time -v)")
+	oneFormat := flag.String("format", "jepsen", "with -one: the file's format, jepsen or ravel")
 	flag.Parse()
+	if *one != "" {
+		checkOne(*one, *oneFormat)
+		return
+	}
 	if *rounds < 5 {
 		fail("-rounds must be at least 5, got %d", *rounds)
 	}

@@ -7,8 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"text/tabwriter"
 
@@ -82,13 +80,26 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		entries = append(entries, e)
 	}
+	ef := exploreFlags{maxSchedules: f.maxSchedules, maxDepth: f.maxDepth, agents: f.agents, retries: f.retries, delays: f.delays, dependence: f.dependence}
+	if err := ef.validate("bench", fs); err != nil {
+		return 0, err
+	}
 	strategies := split(f.strategies)
 	for _, s := range strategies {
-		if _, err := dpor.New(s, dpor.Config{Dependence: f.dependence, Delays: f.delays}); err != nil {
+		strat, err := dpor.New(s, dpor.Config{Dependence: f.dependence, Delays: f.delays})
+		if err != nil {
 			return 0, usagef("bench: %v", err)
 		}
+		note := func(msg string) {
+			if !f.quiet {
+				fmt.Fprintf(stderr, "%s\n", msg)
+			}
+		}
+		if err := ef.validateStrategy("bench", fs, strat, false, note); err != nil {
+			return 0, err
+		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	var all []checkReport
 	for _, e := range entries {

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -124,20 +122,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if f.harness == "" {
 		f.harness = entry.Harnesses[0]
 	}
+	ef := exploreFlags{maxSchedules: f.maxSchedules, maxDepth: f.maxDepth, agents: f.agents, retries: f.retries, delays: f.delays, dependence: f.dependence}
+	if err := ef.validate("check", fs); err != nil {
+		return 0, err
+	}
 	if f.agents == 0 {
 		f.agents = entry.Agents
 	}
 	if f.retries < 0 {
 		f.retries = entry.Retries
-	}
-	if f.agents < 1 {
-		return 0, usagef("check: --agents must be at least 1, got %d", f.agents)
-	}
-	if f.maxSchedules < 0 {
-		return 0, usagef("check: --max-schedules must be 0 (no limit) or positive, got %d", f.maxSchedules)
-	}
-	if f.maxDepth < 0 {
-		return 0, usagef("check: --max-depth must be 0 (no limit) or positive, got %d", f.maxDepth)
 	}
 	sys, err := entry.New(systems.Config{Agents: f.agents, Harness: f.harness, Retries: f.retries})
 	if err != nil {
@@ -155,6 +148,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if _, ok := strat.(dpor.Sampler); (ok || sampling != nil) && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
+	}
+	if sampling == nil {
+		if err := ef.validateStrategy("check", fs, strat, true, nil); err != nil {
+			return 0, err
+		}
 	}
 	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
 	if err := f.faults.apply(&sys, &opts); err != nil {
@@ -197,51 +195,76 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 				thousands(s.Schedules), thousands(s.Steps), s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if f.workloads != "" {
-		return checkWorkloads(ctx, stdout, sys, opts, info, f)
-	}
-	res, err := explorer.Run(ctx, sys, opts)
-	if err != nil {
-		return 0, fmt.Errorf("check %s: %w", entry.Name, err)
-	}
-	report := newCheckReport(info, res, &sys)
-	if f.histories != "" {
-		if err := writeHistories(f.histories, &sys, res); err != nil {
-			return 0, usagef("check: --histories: %v", err)
+	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}, {"--html", f.html}} {
+		if o.path != "" {
+			if err := prepareOutput("check: "+o.flag, o.path); err != nil {
+				return 0, err
+			}
 		}
 	}
+	ctx, stop := interruptContext()
+	defer stop()
+	if f.workloads != "" {
+		return checkWorkloads(ctx, stdout, stderr, sys, opts, info, f)
+	}
+	res, runErr := explorer.Run(ctx, sys, opts)
+	if res == nil {
+		return 0, fmt.Errorf("check %s: %w", entry.Name, runErr)
+	}
+	return finishCheck(stdout, stderr, &sys, info, res, runErr, f)
+}
+
+// finishCheck writes the files asked for, prints the report, and returns the exit
+// status. Whatever failed late — the run's own store (runErr), a file — is reported
+// after the report and its violation, never instead of them.
+func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res *explorer.Result, runErr error, f checkFlags) (int, error) {
+	report := newCheckReport(info, res, sys)
+	var errs []error
+	if runErr != nil {
+		errs = append(errs, fmt.Errorf("check %s: %w (the figures cover the search until then)", info.System, runErr))
+	}
+	if f.histories != "" {
+		if err := writeHistories(f.histories, sys, res); err != nil {
+			errs = append(errs, fmt.Errorf("check: --histories: %w", err))
+		}
+	}
+	saved := ""
 	if f.out != "" && report.FirstViolation != nil {
-		if err := writeViolation(f.out, info, *report.FirstViolation); err != nil {
-			return 0, usagef("check: --out: %v", err)
+		if err := writeViolation(f.out, info, res.First, *report.FirstViolation); err != nil {
+			errs = append(errs, fmt.Errorf("check: --out: %w", err))
+		} else {
+			saved = f.out
 		}
 	}
 	if f.html != "" {
-		if err := writeCheckHTML(f.html, &sys, report, res); err != nil {
-			return 0, usagef("check: --html: %v", err)
+		if err := writeCheckHTML(f.html, sys, report, res); err != nil {
+			errs = append(errs, fmt.Errorf("check: --html: %w", err))
 		}
 	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(report); err != nil {
-			return 0, err
+			errs = append(errs, err)
 		}
 	} else {
-		printCheck(stdout, &sys, report, res, f.out)
+		printCheck(stdout, sys, report, res, saved)
 		if res.Sampling != nil {
 			fmt.Fprintln(stdout)
 			printSampling(stdout, res.Sampling)
 		}
 	}
+	code := exitOK
 	switch {
 	case res.First != nil:
-		return exitViolation, nil
+		code = exitViolation
 	case res.Stats.Interrupted:
-		return exitInterrupted, nil
+		code = exitInterrupted
 	}
-	return exitOK, nil
+	for _, err := range errs {
+		code = lateFailure(stderr, code, err)
+	}
+	return code, nil
 }
 
 // budget turns the command line's "0 means no limit" into the explorer's.
@@ -278,10 +301,6 @@ func writeHistories(path string, sys *model.System, res *explorer.Result) error 
 		buf.WriteByte('\n')
 	}
 	return os.WriteFile(path, []byte(buf.String()), 0o644)
-}
-
-func writeViolation(path string, info runInfo, v violationJSON) error {
-	return report.WriteFile(path, info, v)
 }
 
 func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {

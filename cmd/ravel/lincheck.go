@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +17,7 @@ import (
 	"github.com/ravelmc/ravel/formats"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/wgl"
 )
@@ -32,6 +33,8 @@ type lincheckFlags struct {
 	json    bool
 	out     string
 	html    string
+	memSize string
+	memMax  int64
 }
 
 // lincheckSpec is a specification lincheck knows, with the formats its histories can be
@@ -65,6 +68,7 @@ func newLincheckFlagSet(f *lincheckFlags) *flag.FlagSet {
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {file, verdict, seconds} instead of text")
 	fs.StringVar(&f.out, "out", "", "write every violation found, with its longest linearizable prefix, to `FILE` as JSON")
 	fs.StringVar(&f.html, "html", "", "write the first violating history (or the first history) as one HTML page to `FILE`")
+	fs.StringVar(&f.memSize, "mem-limit", "", "give up on a file, calling it unknown, when the check would hold more memory than this (512MiB, 4GiB, …; default: three quarters of the machine's or the cgroup's memory)")
 	fs.Usage = func() {}
 	return fs
 }
@@ -72,11 +76,13 @@ func newLincheckFlagSet(f *lincheckFlags) *flag.FlagSet {
 const lincheckUsage = `Usage: ravel lincheck --spec SPEC [flags] FILE…
 
 Checks recorded histories for linearizability against a sequential specification and
-prints a verdict per file: linearizable, not-linearizable, or unknown (--timeout struck).
-For a violation it prints the longest linearizable prefix found and the operation that
-cannot follow it. Exit status: 0 every file linearizable, 1 some file not linearizable,
-2 bad usage or a malformed file (reported as FILE:LINE), 3 some verdict unknown,
-130 interrupted.
+prints a verdict per file: linearizable, not-linearizable, unknown (--timeout or
+--mem-limit struck), or error: … for a file that cannot be read (reported as FILE:LINE;
+the other files are still checked). An empty file is an empty history; - reads standard
+input. For a violation it prints the longest linearizable prefix found and the operation
+that cannot follow it. Exit status, the worst outcome: 1 some file not linearizable,
+130 interrupted (SIGINT or SIGTERM), 2 bad usage or some file unreadable or malformed,
+3 some verdict unknown, 0 every file linearizable.
 
 Specifications and their formats (the first is the default):
   cas-register   jepsen (Jepsen logs, e.g. etcd), ravel
@@ -127,7 +133,24 @@ func cmdLincheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(files) == 0 {
 		return 0, usagef("lincheck needs at least one history file (see ravel lincheck -h)")
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	f.memMax = defaultMemLimit()
+	if f.memSize != "" {
+		if f.memMax, err = snapshot.ParseSize(f.memSize); err != nil {
+			return 0, usagef("lincheck: --mem-limit: %v", err)
+		}
+		if f.memMax < 1<<20 {
+			return 0, usagef("lincheck: --mem-limit %s is below the minimum of 1MiB", f.memSize)
+		}
+	}
+	// The collector works harder as the limit nears, so that garbage is not mistaken
+	// for memory the check needs.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(f.memMax))
+	if f.out != "" {
+		if err := prepareOutput("lincheck: --out", f.out); err != nil {
+			return 0, err
+		}
+	}
+	ctx, stop := interruptContext()
 	defer stop()
 	switch f.spec {
 	case "cas-register":
@@ -135,15 +158,15 @@ func cmdLincheck(args []string, stdout, stderr io.Writer) (int, error) {
 		if f.format == "ravel" {
 			read = ravelReader(formats.CASCodec())
 		}
-		return lincheck(ctx, specs.CASRegister(), formats.CASCodec(), read, files, f, stdout)
+		return lincheck(ctx, specs.CASRegister(), formats.CASCodec(), read, files, f, stdout, stderr)
 	case "kv":
 		read := formats.ReadPorcupineKV
 		if f.format == "ravel" {
 			read = ravelReader(formats.KVCodec())
 		}
-		return lincheck(ctx, specs.KV(), formats.KVCodec(), read, files, f, stdout)
+		return lincheck(ctx, specs.KV(), formats.KVCodec(), read, files, f, stdout, stderr)
 	default:
-		return lincheck(ctx, specs.Register(), formats.RegisterCodec(), ravelReader(formats.RegisterCodec()), files, f, stdout)
+		return lincheck(ctx, specs.Register(), formats.RegisterCodec(), ravelReader(formats.RegisterCodec()), files, f, stdout, stderr)
 	}
 }
 
@@ -159,60 +182,75 @@ type lincheckResult struct {
 	File    string  `json:"file"`
 	Verdict string  `json:"verdict"`
 	Seconds float64 `json:"seconds"`
+	Error   string  `json:"error,omitempty"` // why the verdict is error or unknown
 }
 
-// lincheck reads every file (a malformed one stops everything, with exit 2), then checks
-// them one after the other.
+// lincheck reads and checks the files one after the other. A file that cannot be read
+// gets its own verdict, "error", and the others are still checked; the exit status is
+// the worst outcome (see lincheckExit).
 func lincheck[S, I, O comparable](
 	ctx context.Context, spec specs.Spec[S, I, O], codec formats.Codec[I, O],
 	read func(io.Reader, string) ([]histories.Operation[I, O], error),
-	files []string, f lincheckFlags, stdout io.Writer,
+	files []string, f lincheckFlags, stdout, stderr io.Writer,
 ) (int, error) {
-	all := make([][]histories.Operation[I, O], len(files))
-	for i, name := range files {
-		ops, err := readHistoryFile(name, read)
-		if err != nil {
-			return 0, usagef("lincheck: %v", err)
-		}
-		all[i] = ops
-	}
 	results := make([]lincheckResult, len(files))
 	var violations []json.RawMessage
-	bad, unknown, interrupted := 0, 0, false
+	var n lincheckCounts
+	var late []error
 	for i, name := range files {
-		ops := all[i]
+		if ctx.Err() != nil {
+			results[i] = lincheckResult{File: name, Verdict: "unknown", Error: "interrupted before it was checked"}
+			n.unknown++
+			if !f.json {
+				fmt.Fprintf(stdout, "%s  unknown  (interrupted before it was checked)\n", name)
+			}
+			continue
+		}
+		ops, err := readHistoryFile(name, read)
+		if err != nil {
+			n.errors++
+			results[i] = lincheckResult{File: name, Verdict: "error", Error: err.Error()}
+			if !f.json {
+				fmt.Fprintf(stdout, "%s  error: %v\n", name, err)
+			}
+			continue
+		}
 		fctx, cancel := ctx, context.CancelFunc(func() {})
 		if f.timeout > 0 {
 			fctx, cancel = context.WithTimeout(ctx, f.timeout)
 		}
 		start := time.Now()
-		res := wgl.CheckContext(fctx, spec, ops)
+		res := wgl.CheckLimited(fctx, spec, ops, f.memMax)
 		elapsed := time.Since(start)
 		cancel()
 		results[i] = lincheckResult{File: name, Verdict: res.Verdict.String(), Seconds: elapsed.Seconds()}
 		switch res.Verdict {
 		case wgl.NotLinearizable:
-			bad++
+			n.bad++
 			if f.out != "" {
 				v, err := violationRecord(spec, codec, name, ops, res)
 				if err != nil {
-					return 0, err
+					late = append(late, fmt.Errorf("lincheck: --out: %s: %w", name, err))
+				} else {
+					violations = append(violations, v)
 				}
-				violations = append(violations, v)
 			}
 		case wgl.Unknown:
-			unknown++
+			n.unknown++
 			if ctx.Err() != nil {
-				interrupted = true
+				n.interrupted = true
+				results[i].Error = "interrupted"
+			} else if res.Err != nil {
+				results[i].Error = unknownReason(res.Err, f.timeout)
 			}
 		}
 		if !f.json {
-			printLincheck(stdout, spec, name, ops, res, elapsed, f.timeout)
+			printLincheck(stdout, spec, name, ops, res, elapsed, f.timeout, ctx.Err() != nil)
 		}
-		if f.html != "" && (i == 0 || res.Verdict == wgl.NotLinearizable && bad == 1) {
+		if f.html != "" && (i == 0 || res.Verdict == wgl.NotLinearizable && n.bad == 1) {
 			page := report.NewHistoryPage("ravel lincheck "+name, res.Verdict.String(), [][2]string{{"file", name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
 			if err := report.WriteHTMLFile(f.html, page); err != nil {
-				return 0, usagef("lincheck: --html: %v", err)
+				late = append(late, fmt.Errorf("lincheck: --html: %w", err))
 			}
 		}
 	}
@@ -220,57 +258,100 @@ func lincheck[S, I, O comparable](
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(results); err != nil {
-			return 0, err
+			late = append(late, err)
 		}
 	} else if len(files) > 1 {
-		fmt.Fprintf(stdout, "\n%d files: %d linearizable, %d not linearizable, %d unknown\n",
-			len(files), len(files)-bad-unknown, bad, unknown)
+		fmt.Fprintf(stdout, "\n%d files: %d linearizable, %d not linearizable, %d unknown, %d errors\n",
+			len(files), len(files)-n.bad-n.unknown-n.errors, n.bad, n.unknown, n.errors)
 	}
 	if f.out != "" {
 		if err := writeViolations(f.out, spec.Name, violations); err != nil {
-			return 0, usagef("lincheck: --out: %v", err)
-		}
-		if !f.json && bad > 0 {
+			late = append(late, fmt.Errorf("lincheck: --out: %w", err))
+		} else if !f.json && n.bad > 0 {
 			fmt.Fprintf(stdout, "violations saved to %s\n", f.out)
 		}
 	}
-	switch {
-	case bad > 0:
-		return exitViolation, nil
-	case interrupted:
-		return exitInterrupted, nil
-	case unknown > 0:
-		return exitUnknown, nil
+	code := n.exit()
+	for _, err := range late {
+		code = lateFailure(stderr, code, err)
 	}
-	return exitOK, nil
+	return code, nil
 }
 
-// readHistoryFile opens and reads one file.
+// lincheckCounts are the outcomes of a batch.
+type lincheckCounts struct {
+	bad, unknown, errors int
+	interrupted          bool
+}
+
+// exit is the worst outcome's status: a violation (1) above all, then an interruption
+// (130), a file that could not be read (2), a verdict unknown (3), and 0 when every file
+// is linearizable.
+func (n lincheckCounts) exit() int {
+	switch {
+	case n.bad > 0:
+		return exitViolation
+	case n.interrupted:
+		return exitInterrupted
+	case n.errors > 0:
+		return exitUsage
+	case n.unknown > 0:
+		return exitUnknown
+	}
+	return exitOK
+}
+
+// unknownReason says why a check ended without a verdict.
+func unknownReason(err error, timeout time.Duration) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("gave up after --timeout %v", timeout)
+	case errors.Is(err, wgl.ErrMemLimit):
+		return "gave up: the check needs more memory than --mem-limit"
+	}
+	return err.Error()
+}
+
+// readHistoryFile opens and reads one file ("-" is standard input). An empty file is
+// an empty history; a file with lines but no operation is almost always one of the
+// wrong format (a Jepsen reader skips lines that are not operations) and is an error.
 func readHistoryFile[I, O any](name string, read func(io.Reader, string) ([]histories.Operation[I, O], error)) ([]histories.Operation[I, O], error) {
-	fh, err := os.Open(name)
+	fh, err := openInput(name)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	ops, err := read(fh, name)
-	if err == nil && len(ops) == 0 {
-		// An empty history is linearizable, but a recorded one is almost always a file of
-		// the wrong format (a Jepsen reader skips lines that are not operations).
+	cr := &countingReader{r: fh}
+	ops, err := read(cr, name)
+	if err == nil && len(ops) == 0 && cr.n > 0 {
 		return nil, fmt.Errorf("%s: no operations found: is it in the format --format names?", name)
 	}
 	return ops, err
 }
 
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	return k, err
+}
+
 // printLincheck prints one file's verdict, and for a violation its explanation.
 func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], name string, ops []histories.Operation[I, O],
-	res wgl.Result, elapsed, timeout time.Duration) {
+	res wgl.Result, elapsed, timeout time.Duration, interrupted bool) {
 	fmt.Fprintf(w, "%s  %s  (%d operations, %s)\n", name, res.Verdict, len(ops), seconds(elapsed.Seconds()))
 	switch res.Verdict {
 	case wgl.Unknown:
-		if errors.Is(res.Err, context.DeadlineExceeded) {
-			fmt.Fprintf(w, "  gave up after --timeout %v\n", timeout)
-		} else if res.Err != nil {
-			fmt.Fprintf(w, "  %v\n", res.Err)
+		switch {
+		case interrupted:
+			fmt.Fprintln(w, "  interrupted before a verdict")
+		case res.Err != nil:
+			fmt.Fprintf(w, "  %s\n", unknownReason(res.Err, timeout))
 		}
 	case wgl.NotLinearizable:
 		fmt.Fprint(w, report.ExplainViolation(spec, ops, res, explainRows))

@@ -8,7 +8,7 @@
 //	ravel explore SYSTEM [--port N]
 //
 // Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input,
-// 130 when interrupted before finding anything.
+// 130 when interrupted (SIGINT or SIGTERM) before finding anything.
 package main
 
 import (
@@ -47,8 +47,8 @@ Usage:
 
 Run 'ravel check -h' for check's flags.
 Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
-(or a failure of the visited-state store on disk), 130 interrupted before a
-violation was found.
+(or a failure of the visited-state store on disk), 130 interrupted (SIGINT or
+SIGTERM) before a violation was found.
 `
 
 func main() {

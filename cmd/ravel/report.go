@@ -12,6 +12,7 @@ type (
 	runInfo       = report.RunInfo
 	violationJSON = report.Violation
 	historyJSON   = report.History
+	stepJSON      = report.Step
 	violationFile = report.File
 )
 
@@ -107,4 +108,8 @@ func newViolationJSON(sys *model.System, v *explorer.Violation) violationJSON {
 
 func newHistoryJSON(sys *model.System, events []histories.Event) historyJSON {
 	return report.NewHistory(sys, events)
+}
+
+func newStepsJSON(sys *model.System, steps []explorer.Delivery) []stepJSON {
+	return report.NewSteps(sys, steps)
 }

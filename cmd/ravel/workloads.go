@@ -24,7 +24,7 @@ type workloadsReport struct {
 
 // checkWorkloads is check --workloads: the system's actors under every generated
 // workload in turn, until one fails.
-func checkWorkloads(ctx context.Context, stdout io.Writer, sys model.System, opts explorer.Options, info runInfo, f checkFlags) (int, error) {
+func checkWorkloads(ctx context.Context, stdout, stderr io.Writer, sys model.System, opts explorer.Options, info runInfo, f checkFlags) (int, error) {
 	g, err := workloads.Parse(f.workloads)
 	if err != nil {
 		return 0, usagef("check: --workloads: %v", err)
@@ -55,26 +55,10 @@ func checkWorkloads(ctx context.Context, stdout io.Writer, sys model.System, opt
 	}
 	info.Workload = out.Failing.Name
 	fsys := out.System
-	report := newCheckReport(info, out.Result, &fsys)
-	if f.out != "" {
-		if err := writeViolation(f.out, info, *report.FirstViolation); err != nil {
-			return 0, usagef("check: --out: %v", err)
-		}
+	if !f.json {
+		fmt.Fprintf(stdout, "workload %s (%d of %d generated) fails: %s\n\n", out.Failing.Name, out.Checked, len(ws), out.Failing.Describe(&fsys, fsys.Harness.Alphabet()))
 	}
-	if f.html != "" {
-		if err := writeCheckHTML(f.html, &fsys, report, out.Result); err != nil {
-			return 0, usagef("check: --html: %v", err)
-		}
-	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
-			return 0, err
-		}
-		return exitViolation, nil
-	}
-	fmt.Fprintf(stdout, "workload %s (%d of %d generated) fails: %s\n\n", out.Failing.Name, out.Checked, len(ws), out.Failing.Describe(&fsys, fsys.Harness.Alphabet()))
-	printCheck(stdout, &fsys, report, out.Result, f.out)
-	return exitViolation, nil
+	// The failing workload's run is reported as check reports any run: files written,
+	// the report and its violation printed before any late error.
+	return finishCheck(stdout, stderr, &fsys, info, out.Result, nil, f)
 }

@@ -65,7 +65,9 @@ func TestSearch(t *testing.T) {
 		{false, 2, "2r2w", "dpor·history", dp, 36_820, 339, 51},
 		// Three nodes: n2 joins through n1, its FindSuccessor travels on to n0, and n0
 		// Notifies n1, n2's successor.
+		{true, 3, "2r1w", "exhaustive with state caching", cached, 97, 31, 0},
 		{true, 3, "2r1w", "dpor·history", dp, 15_254, 31, 0},
+		{false, 3, "2r1w", "exhaustive with state caching", cached, 101, 46, 16},
 		{false, 3, "2r1w", "dpor·history", dp, 13_586, 46, 16},
 	}
 	type config struct {
