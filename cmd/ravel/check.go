@@ -16,9 +16,11 @@ import (
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/internal/procmem"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/systems"
 	"github.com/ravelmc/ravel/visited"
+	"github.com/ravelmc/ravel/workloads"
 )
 
 type checkFlags struct {
@@ -41,6 +43,8 @@ type checkFlags struct {
 	dependence   string
 	histories    string
 	ckpt         checkpointFlags
+	workloads    string
+	html         string
 	sampling     samplerFlags
 	faults       faultFlags
 }
@@ -69,6 +73,8 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
 	addCheckpointFlags(fs, &f.ckpt)
+	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax)
+	fs.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to `FILE`")
 	addSamplerFlags(fs, &f.sampling)
 	f.faults.declare(fs)
 	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
@@ -195,7 +201,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 				thousands(s.Schedules), thousands(s.Steps), s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
 		}
 	}
-	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}} {
+	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}, {"--html", f.html}} {
 		if o.path != "" {
 			if err := prepareOutput("check: "+o.flag, o.path); err != nil {
 				return 0, err
@@ -204,6 +210,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	ctx, stop := interruptContext()
 	defer stop()
+	if f.workloads != "" {
+		return checkWorkloads(ctx, stdout, stderr, sys, opts, info, f)
+	}
 	limitGoHeap(opts.StateCaching)
 	sampler := procmem.Start(0)
 	res, runErr := explorer.Run(ctx, sys, opts)
@@ -236,6 +245,11 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 			errs = append(errs, fmt.Errorf("check: --out: %w", err))
 		} else {
 			saved = f.out
+		}
+	}
+	if f.html != "" {
+		if err := writeCheckHTML(f.html, sys, report, res); err != nil {
+			errs = append(errs, fmt.Errorf("check: --html: %w", err))
 		}
 	}
 	if f.json {
@@ -308,7 +322,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if r.Delays != nil {
 		fmt.Fprintf(w, "  delays %d", *r.Delays)
 	}
-	fmt.Fprintf(w, "  agents %d  seed %d%s\n", r.Agents, r.Seed, r.Faults.describe())
+	fmt.Fprintf(w, "  agents %d  seed %d%s\n", r.Agents, r.Seed, r.Faults.Describe())
 	if r.Exclusions > 0 {
 		fmt.Fprintf(w, "note: the system excludes %d message types from interleaving; a wrong exclusion hides bugs\n", r.Exclusions)
 	}
@@ -378,8 +392,10 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	default:
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}
-	fmt.Fprintf(w, "\nhistory (each operation spans its invocation … its response):\n%s", r.FirstViolation.History.Timeline)
-	fmt.Fprintf(w, "\nschedule (deliveries and faults in order%s):\n%s", minimizedNote(v), explorer.DescribeSchedule(sys, v.Steps))
+	fmt.Fprintf(w, "\n%s", report.Text(sys, v.Steps, v.Events))
+	if note := minimizedNote(v); note != "" {
+		fmt.Fprintf(w, "(the schedule above%s)\n", note)
+	}
 	if v.Stack != "" {
 		fmt.Fprintf(w, "\nstack of the panic:\n%s", indent(v.Stack))
 	}

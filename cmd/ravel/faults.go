@@ -6,6 +6,7 @@ import (
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
 )
 
 // faultFlags are check's fault budgets and minimization switch.
@@ -63,62 +64,11 @@ func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
 	return nil
 }
 
-// faultsJSON are the fault budgets of a run, in reports and replay files.
-type faultsJSON struct {
-	Drop      int  `json:"drop,omitempty"`
-	Duplicate int  `json:"duplicate,omitempty"`
-	Partition int  `json:"partition,omitempty"`
-	Hold      bool `json:"partition_hold,omitempty"`
-	Crash     int  `json:"crash,omitempty"`
-	CrashStop bool `json:"crash_stop,omitempty"`
-	Timeouts  int  `json:"timeouts,omitempty"`
-}
+// faultsJSON are the fault budgets of a run; they live in package report, with the
+// rest of the replay file.
+type faultsJSON = report.Faults
 
-// faultsInfo describes sys's faults for a report, or nil when it has none.
-func faultsInfo(sys *model.System) *faultsJSON {
-	f := &sys.Faults
-	if !f.Any() && sys.Harness.Timeouts() == 0 {
-		return nil
-	}
-	return &faultsJSON{Drop: f.Drop, Duplicate: f.Duplicate, Partition: f.Partition, Hold: f.Hold, Crash: f.Crash, CrashStop: f.CrashStop, Timeouts: sys.Harness.Timeouts()}
-}
-
-// applyTo gives sys the budgets of a replay file.
-func (f *faultsJSON) applyTo(sys *model.System) {
-	if f == nil {
-		return
-	}
-	sys.Faults.Drop, sys.Faults.Duplicate, sys.Faults.Partition, sys.Faults.Crash = f.Drop, f.Duplicate, f.Partition, f.Crash
-	sys.Faults.Hold, sys.Faults.CrashStop = f.Hold, f.CrashStop
-	if f.Timeouts > 0 {
-		sys.Harness.Retrying(f.Timeouts)
-	}
-}
-
-// describe renders the budgets for check's header: "drop 1 crash 1".
-func (f *faultsJSON) describe() string {
-	if f == nil {
-		return ""
-	}
-	s := ""
-	add := func(name string, n int) {
-		if n > 0 {
-			s += fmt.Sprintf("  %s %d", name, n)
-		}
-	}
-	add("drop", f.Drop)
-	add("duplicate", f.Duplicate)
-	add("partition", f.Partition)
-	add("crash", f.Crash)
-	add("timeouts", f.Timeouts)
-	if f.Hold {
-		s += "  partition-hold"
-	}
-	if f.CrashStop {
-		s += "  crash-stop"
-	}
-	return s
-}
+func faultsInfo(sys *model.System) *faultsJSON { return report.FaultsOf(sys) }
 
 // minimizedNote says how the reported schedule relates to the one found.
 func minimizedNote(v *explorer.Violation) string {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ravelmc/ravel/formats"
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/visited"
 	"github.com/ravelmc/ravel/wgl"
@@ -31,6 +32,7 @@ type lincheckFlags struct {
 	timeout time.Duration
 	json    bool
 	out     string
+	html    string
 	memSize string
 	memMax  int64
 }
@@ -65,6 +67,7 @@ func newLincheckFlagSet(f *lincheckFlags) *flag.FlagSet {
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up on a file after this long and call it unknown; 0 means no limit")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {file, verdict, seconds} instead of text")
 	fs.StringVar(&f.out, "out", "", "write every violation found, with its longest linearizable prefix, to `FILE` as JSON")
+	fs.StringVar(&f.html, "html", "", "write the first violating history (or the first history) as one HTML page to `FILE`")
 	fs.StringVar(&f.memSize, "mem-limit", "", "give up on a file, calling it unknown, when the check would hold more memory than this (512MiB, 4GiB, …; default: three quarters of the machine's or the cgroup's memory)")
 	fs.Usage = func() {}
 	return fs
@@ -244,6 +247,12 @@ func lincheck[S, I, O comparable](
 		if !f.json {
 			printLincheck(stdout, spec, name, ops, res, elapsed, f.timeout, ctx.Err() != nil)
 		}
+		if f.html != "" && (i == 0 || res.Verdict == wgl.NotLinearizable && n.bad == 1) {
+			page := report.NewHistoryPage("ravel lincheck "+name, res.Verdict.String(), [][2]string{{"file", name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
+			if err := report.WriteHTMLFile(f.html, page); err != nil {
+				late = append(late, fmt.Errorf("lincheck: --html: %w", err))
+			}
+		}
 	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
@@ -345,133 +354,19 @@ func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], na
 			fmt.Fprintf(w, "  %s\n", unknownReason(res.Err, timeout))
 		}
 	case wgl.NotLinearizable:
-		fmt.Fprint(w, explainViolation(spec, ops, res, explainRows))
+		fmt.Fprint(w, report.ExplainViolation(spec, ops, res, explainRows))
 	}
 }
 
 // explainRows is how many operations of the prefix the text explanation shows.
 const explainRows = 10
 
-// explanation is what the checker found about a violation, in terms of the history.
-type explanation[I, O any] struct {
-	prefix   []int // indices into ops, in linearization order
-	stuck    int
-	expected O // what the specification answers to the stuck operation after the prefix
-	inPart   int
-}
-
-func explain[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result) explanation[I, O] {
-	e := explanation[I, O]{prefix: res.Prefix, stuck: res.Stuck}
-	state := spec.Init()
-	for _, i := range res.Prefix {
-		state, _ = spec.Apply(state, ops[i].Input)
-	}
-	if res.Stuck >= 0 {
-		_, e.expected = spec.Apply(state, ops[res.Stuck].Input)
-	}
-	for i := range ops {
-		if spec.Partition == nil || spec.Partition(ops[i].Input) == res.Partition {
-			e.inPart++
-		}
-	}
-	return e
-}
-
-// explainViolation describes a violation: the longest linearizable prefix found (its
-// last rows operations), then the operation that cannot come next, as a timeline.
-func explainViolation[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, rows int) string {
-	e := explain(spec, ops, res)
-	var b strings.Builder
-	where := ""
-	if spec.Partition != nil {
-		where = fmt.Sprintf(" of key %q", res.Partition)
-	}
-	shown := e.prefix
-	if len(shown) > rows {
-		shown = shown[len(shown)-rows:]
-	}
-	fmt.Fprintf(&b, "  the longest linearizable prefix found has %d of the %d operations%s", len(e.prefix), e.inPart, where)
-	switch {
-	case len(shown) == 0:
-		fmt.Fprintf(&b, ";\n  not even the first operation can be linearized:\n")
-	case len(shown) < len(e.prefix):
-		fmt.Fprintf(&b, ";\n  its last %d, in linearization order, then the operation that cannot follow it:\n", len(shown))
-	default:
-		fmt.Fprintf(&b, ", in linearization order,\n  then the operation that cannot follow it:\n")
-	}
-	b.WriteString(timeline(spec, ops, shown, e.prefix, res.Stuck, e.expected))
-	return b.String()
-}
-
-// timeline draws the operations rows, numbered by their position in the linearization
-// prefix, then the stuck operation, one row each, with each operation's span between
-// its call and its return on a shared axis (the times of the rows in order, three
-// columns apart), as histories.Timeline does.
-func timeline[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], rows, prefix []int, stuck int, expected O) string {
-	all := slices.Clone(rows)
-	if stuck >= 0 {
-		all = append(all, stuck)
-	}
-	var times []int64
-	for _, i := range all {
-		times = append(times, ops[i].Call)
-		if !ops[i].Open {
-			times = append(times, ops[i].Return)
-		}
-	}
-	slices.Sort(times)
-	times = slices.Compact(times)
-	col := func(t int64) int { i, _ := slices.BinarySearch(times, t); return i }
-	const width = 3
-	end := len(times) * width
-	num := len(prefix) - len(rows) + 1
-	type row struct{ mark, label, span, tail string }
-	var out []row
-	for k, i := range all {
-		op := ops[i]
-		r := row{mark: strconv.Itoa(num + k), label: "c" + strconv.Itoa(op.Client) + "  " + clip(spec.Input(op.Input), 40)}
-		start := col(op.Call) * width
-		if op.Open {
-			r.span = strings.Repeat(" ", start) + "├" + strings.Repeat("─", end-start)
-			r.tail = "  (open: no response)"
-		} else {
-			r.span = strings.Repeat(" ", start) + "├" + strings.Repeat("─", max(0, col(op.Return)*width-start-1)) + "┤"
-			r.tail = " " + clip(spec.Output(op.Input, op.Output), 40)
-		}
-		if i == stuck {
-			r.mark = "✗"
-			r.tail += "   but the specification answers " + clip(spec.Output(op.Input, expected), 40) + " here"
-		}
-		out = append(out, r)
-	}
-	labelW, spanW := 0, 0
-	for _, r := range out {
-		labelW = max(labelW, len([]rune(r.label)))
-		spanW = max(spanW, len([]rune(r.span)))
-	}
-	var b strings.Builder
-	for _, r := range out {
-		fmt.Fprintf(&b, "  %5s  %s%s  %s%s%s\n", r.mark, r.label, strings.Repeat(" ", labelW-len([]rune(r.label))),
-			r.span, strings.Repeat(" ", spanW-len([]rune(r.span))), r.tail)
-	}
-	return b.String()
-}
-
-// clip shortens s to at most n runes, keeping its end (where appended values show).
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return "…" + string(r[len(r)-n+1:])
-}
-
 // violationRecord is one violation for --out: the file, the failing partition, the
 // longest linearizable prefix and the stuck operation, each operation as a line of
 // Ravel's format with its index in the history, and the text timeline.
 func violationRecord[S, I, O comparable](spec specs.Spec[S, I, O], codec formats.Codec[I, O], name string,
 	ops []histories.Operation[I, O], res wgl.Result) (json.RawMessage, error) {
-	e := explain(spec, ops, res)
+	e := report.Explain(spec, ops, res)
 	opJSON := func(i int) (json.RawMessage, error) {
 		b, err := formats.MarshalRavelOp(ops[i], codec)
 		if err != nil {
@@ -492,7 +387,7 @@ func violationRecord[S, I, O comparable](spec specs.Spec[S, I, O], codec formats
 	if spec.Partition != nil {
 		r.Partition = &res.Partition
 	}
-	for _, i := range e.prefix {
+	for _, i := range e.Prefix {
 		j, err := opJSON(i)
 		if err != nil {
 			return nil, err
@@ -504,9 +399,9 @@ func violationRecord[S, I, O comparable](spec specs.Spec[S, I, O], codec formats
 		if err != nil {
 			return nil, err
 		}
-		r.Stuck, r.Expected = j, codec.EncodeOutput(ops[res.Stuck].Input, e.expected)
+		r.Stuck, r.Expected = j, codec.EncodeOutput(ops[res.Stuck].Input, e.Expected)
 	}
-	r.Timeline = explainViolation(spec, ops, res, explainRows)
+	r.Timeline = report.ExplainViolation(spec, ops, res, explainRows)
 	b, err := json.Marshal(r)
 	return b, err
 }

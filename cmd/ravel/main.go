@@ -5,6 +5,7 @@
 //	ravel check SYSTEM [flags]
 //	ravel replay FILE
 //	ravel bench [flags]
+//	ravel explore SYSTEM [--port N]
 //
 // Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input,
 // 130 when interrupted (SIGINT or SIGTERM) before finding anything.
@@ -41,6 +42,7 @@ Usage:
   ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
   ravel bench samplers --figure 5|6   the samplers on seeds/000's micro-benchmark
   ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
+  ravel explore SYSTEM [flags]  step through SYSTEM by hand in a browser (127.0.0.1)
   ravel run [flags] CONFIG      test a real cluster: intercept, schedule, inject faults, check
 
 Run 'ravel check -h' for check's flags.
@@ -72,13 +74,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdBench(args[1:], stdout, stderr)
 	case "lincheck":
 		code, err = cmdLincheck(args[1:], stdout, stderr)
+	case "explore":
+		code, err = cmdExplore(args[1:], stdout)
 	case "run":
 		code, err = cmdRun(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
-		err = usagef("unknown command %q (valid: list, check, replay, bench, lincheck, run)", args[0])
+		err = usagef("unknown command %q (valid: list, check, replay, bench, lincheck, run, explore)", args[0])
 	}
 	if err != nil {
 		var u *usageError

@@ -8,13 +8,19 @@ import (
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/systems"
 	"github.com/ravelmc/ravel/wgl"
+	"github.com/ravelmc/ravel/workloads"
 )
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
+	args, html, err := htmlFlag(args)
+	if err != nil {
+		return 0, err
+	}
 	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
-		return 0, usagef("usage: ravel replay FILE (a file written by ravel check --out FILE; - for standard input)")
+		return 0, usagef("usage: ravel replay FILE [--html PAGE] (FILE written by ravel check --out FILE or raveltest, - for standard input; --html writes the replay as one HTML page)")
 	}
 	path := args[0]
 	in, err := openInput(path)
@@ -34,14 +40,23 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	vf.Run.Faults.applyTo(&sys)
+	if vf.Run.Workload != "" {
+		if sys, _, err = workloads.Lookup(sys, vf.Run.Workload); err != nil {
+			return 0, usagef("replay: %s: %v", path, err)
+		}
+	}
+	vf.Run.Faults.ApplyTo(&sys)
 	ex, err := explorer.Replay(sys, ids, false)
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
 	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, vf.Run.Harness, vf.Run.Agents, len(ex.Steps))
-	fmt.Fprintf(stdout, "\nhistory (each operation spans its invocation … its response):\n%s", histories.Timeline(&sys, ex.Events))
-	fmt.Fprintf(stdout, "\nschedule (deliveries in order):\n%s", explorer.DescribeSchedule(&sys, ex.Steps))
+	fmt.Fprintf(stdout, "\n%s", report.Text(&sys, ex.Steps, ex.Events))
+	if html != "" {
+		if err := writeReplayHTML(html, &sys, path, ex); err != nil {
+			return 0, usagef("replay: --html: %v", err)
+		}
+	}
 	// What the file says happened must be what happens: the same deliveries, history,
 	// failure and final state.
 	var differ []string

@@ -1,29 +1,22 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
 )
 
-// runInfo is what was asked for: enough to rebuild the system and run it again.
-type runInfo struct {
-	System       string      `json:"system"`
-	Harness      string      `json:"harness"`
-	Strategy     string      `json:"strategy"`
-	Agents       int         `json:"agents"`
-	Retries      int         `json:"retries,omitempty"`
-	StateCaching bool        `json:"state_caching"`
-	Stateless    bool        `json:"stateless"`
-	Seed         int64       `json:"seed"`
-	MaxSchedules int64       `json:"max_schedules"`
-	MaxDepth     int         `json:"max_depth"`
-	Dependence   string      `json:"dependence,omitempty"`
-	Delays       *int        `json:"delays,omitempty"`
-	Faults       *faultsJSON `json:"faults,omitempty"`
-}
+// The counterexample's JSON lives in package report, which raveltest shares.
+type (
+	runInfo       = report.RunInfo
+	violationJSON = report.Violation
+	historyJSON   = report.History
+	stepJSON      = report.Step
+	violationFile = report.File
+)
+
+const violationFormat = report.Format
 
 // checkReport is check's JSON output: one object.
 type checkReport struct {
@@ -64,53 +57,6 @@ type checkReport struct {
 	// Sampling holds a sampler session's statistics (docs/samplers.md).
 	Sampling *explorer.SamplingStats `json:"sampling,omitempty"`
 }
-
-type violationJSON struct {
-	Kind     string      `json:"kind"`
-	Schedule int64       `json:"schedule_index"`
-	Message  string      `json:"message,omitempty"`
-	Replayed bool        `json:"replayed"`
-	History  historyJSON `json:"history"`
-	Steps    []stepJSON  `json:"schedule"`
-	// OriginalLength is the length of the schedule as found, when Steps was minimized.
-	OriginalLength int `json:"original_length,omitempty"`
-}
-
-type historyJSON struct {
-	Events   []eventJSON `json:"events"`
-	Timeline string      `json:"timeline"`
-}
-
-type eventJSON struct {
-	Kind   string `json:"kind"`
-	Client string `json:"client"`
-	Op     string `json:"op"`
-	Output string `json:"output,omitempty"`
-}
-
-type stepJSON struct {
-	Step  int    `json:"step"`
-	ID    string `json:"id"`
-	Kind  string `json:"kind"`
-	From  string `json:"from"`
-	To    string `json:"to"`
-	Msg   string `json:"msg"`
-	Timer string `json:"timer,omitempty"`
-}
-
-// violationFile is what check --out writes and replay reads. ScheduleDigest and
-// Fingerprint identify the violation: replay refuses a file whose digest does not match
-// its run and schedule (edited or damaged), and one whose replay does not end in the
-// saved state.
-type violationFile struct {
-	Format         string        `json:"format"`
-	Run            runInfo       `json:"run"`
-	ScheduleDigest string        `json:"schedule_digest"`
-	Fingerprint    string        `json:"fingerprint"`
-	Violation      violationJSON `json:"violation"`
-}
-
-const violationFormat = "ravel-violation/2"
 
 func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) checkReport {
 	st := res.Stats
@@ -158,49 +104,13 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 }
 
 func newViolationJSON(sys *model.System, v *explorer.Violation) violationJSON {
-	out := violationJSON{
-		Kind:     v.Kind,
-		Schedule: v.Schedule,
-		Message:  v.Message,
-		Replayed: v.Replayed,
-		History:  newHistoryJSON(sys, v.Events),
-		Steps:    newStepsJSON(sys, v.Steps),
-	}
-	if v.OriginalSteps > 0 {
-		out.OriginalLength = v.OriginalSteps
-	}
-	return out
+	return report.NewViolation(sys, v)
 }
 
 func newHistoryJSON(sys *model.System, events []histories.Event) historyJSON {
-	spec := sys.Harness.Spec()
-	h := historyJSON{Events: make([]eventJSON, len(events)), Timeline: histories.Timeline(sys, events)}
-	for i, e := range events {
-		in := sys.Harness.InputOf(e.Req)
-		ev := eventJSON{Kind: e.Kind.String(), Client: sys.ActorName(e.Req.Client), Op: spec.Input(in)}
-		if e.Kind == histories.Return {
-			ev.Output = spec.Output(in, e.Output)
-		}
-		h.Events[i] = ev
-	}
-	return h
+	return report.NewHistory(sys, events)
 }
 
 func newStepsJSON(sys *model.System, steps []explorer.Delivery) []stepJSON {
-	out := make([]stepJSON, len(steps))
-	for i, d := range steps {
-		out[i] = stepJSON{
-			Step:  i + 1,
-			ID:    fmt.Sprintf("%016x", d.ID),
-			Kind:  d.Kind.String(),
-			From:  sys.ActorName(d.From),
-			To:    sys.ActorName(d.To),
-			Msg:   explorer.DescribeMessage(d.Msg),
-			Timer: d.Timer,
-		}
-		if d.Kind.IsFault() {
-			out[i].Msg = explorer.DescribeFault(sys, d)
-		}
-	}
-	return out
+	return report.NewSteps(sys, steps)
 }

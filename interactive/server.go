@@ -1,0 +1,188 @@
+// Package interactive serves a system to a browser for stepping through by hand: the
+// user delivers pending messages one at a time, sees every actor's state and the history
+// grow, undoes, and loads a saved counterexample to step through it — on the explorer's
+// own snapshots (explorer.Session).
+//
+// The JSON API, under /api/:
+//
+//	GET  /api/state    the current state (State)
+//	POST /api/deliver  {"id":"<16 hex digits>"}: deliver an enabled event
+//	POST /api/undo     take back the last delivery
+//	POST /api/reset    back to the initial state; forget a loaded schedule
+//	POST /api/load     body: a file of ravel check --out; resets, and Next steps through it
+//	POST /api/next     deliver the next step of the loaded schedule
+//
+// Every POST answers with the new State, or a 4xx and {"error": "…"}.
+package interactive
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/wgl"
+)
+
+// Server serves one system. Its methods are safe for concurrent use.
+type Server struct {
+	mu     sync.Mutex
+	sys    model.System
+	sess   *explorer.Session
+	script []uint64 // a loaded schedule
+}
+
+// New returns a server at sys's initial state.
+func New(sys model.System) (*Server, error) {
+	sess, err := explorer.NewSession(sys)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{sys: sys, sess: sess}, nil
+}
+
+// State is what the page shows.
+type State struct {
+	System      string         `json:"system"`
+	Steps       []report.Step  `json:"steps"`
+	Enabled     []report.Step  `json:"enabled"`
+	Actors      []ActorState   `json:"actors"`
+	Events      []report.Event `json:"events"`
+	Timeline    string         `json:"timeline"`
+	Failure     string         `json:"failure,omitempty"`
+	Verdict     string         `json:"verdict"`
+	Fingerprint string         `json:"fingerprint"`
+	Script      []report.Step  `json:"script,omitempty"`
+	Next        int            `json:"next"` // the index in Script of the next step, when it follows the steps made
+}
+
+// ActorState is one actor's state, as fmt's %+v renders it.
+type ActorState struct {
+	Name  string `json:"name"`
+	State string `json:"state"`
+}
+
+func (s *Server) state() State {
+	sys := &s.sys
+	st := State{
+		System:      sys.Name,
+		Steps:       report.NewSteps(sys, s.sess.Steps()),
+		Enabled:     report.NewSteps(sys, s.sess.Enabled()),
+		Failure:     s.sess.Failure(),
+		Fingerprint: fmt.Sprintf("%016x", s.sess.Fingerprint()),
+	}
+	h := report.NewHistory(sys, s.sess.Events())
+	st.Events, st.Timeline = h.Events, h.Timeline
+	for i, a := range s.sess.Actors() {
+		st.Actors = append(st.Actors, ActorState{Name: sys.ActorName(model.ID(i)), State: fmt.Sprintf("%+v", a)})
+	}
+	switch {
+	case st.Failure != "":
+		st.Verdict = "failure: " + st.Failure
+	case wgl.Check(sys.Harness.Spec().Spec, histories.Operations(sys.Harness, s.sess.Events())).Verdict == wgl.NotLinearizable:
+		st.Verdict = "not linearizable"
+	default:
+		st.Verdict = "linearizable so far"
+	}
+	if s.script != nil {
+		steps := s.sess.Steps()
+		st.Script = make([]report.Step, len(s.script))
+		for i, id := range s.script {
+			st.Script[i] = report.Step{Step: i + 1, ID: fmt.Sprintf("%016x", id)}
+		}
+		st.Next = -1
+		if len(steps) <= len(s.script) {
+			st.Next = len(steps)
+			for i, d := range steps {
+				if d.ID != s.script[i] {
+					st.Next = -1
+					break
+				}
+			}
+		}
+	}
+	return st
+}
+
+// Handler serves the page at / and the API under /api/.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, page)
+	})
+	mux.HandleFunc("GET /api/state", s.do(func(*http.Request) error { return nil }))
+	mux.HandleFunc("POST /api/deliver", s.do(func(r *http.Request) error {
+		var req struct {
+			ID string `json:"id"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			return fmt.Errorf("want {\"id\": \"<16 hex digits>\"}: %v", err)
+		}
+		id, err := strconv.ParseUint(req.ID, 16, 64)
+		if err != nil {
+			return fmt.Errorf("bad id %q: want 16 hex digits", req.ID)
+		}
+		return s.sess.Deliver(id)
+	}))
+	mux.HandleFunc("POST /api/undo", s.do(func(*http.Request) error {
+		if !s.sess.Undo() {
+			return fmt.Errorf("nothing to undo")
+		}
+		return nil
+	}))
+	mux.HandleFunc("POST /api/reset", s.do(func(*http.Request) error {
+		for s.sess.Undo() {
+		}
+		s.script = nil
+		return nil
+	}))
+	mux.HandleFunc("POST /api/load", s.do(func(r *http.Request) error {
+		// The same strict reading as ravel replay's: format, digest, identities.
+		f, ids, err := report.Read(r.Body, "the file")
+		if err != nil {
+			return err
+		}
+		if f.Run.System != "" && f.Run.System != s.sys.Name {
+			return fmt.Errorf("the file is a counterexample of %s, not of %s", f.Run.System, s.sys.Name)
+		}
+		for s.sess.Undo() {
+		}
+		s.script = ids
+		return nil
+	}))
+	mux.HandleFunc("POST /api/next", s.do(func(*http.Request) error {
+		st := s.state()
+		if s.script == nil || st.Next < 0 || st.Next >= len(s.script) {
+			return fmt.Errorf("no next step: load a counterexample, and undo back onto its schedule")
+		}
+		return s.sess.Deliver(s.script[st.Next])
+	}))
+	return mux
+}
+
+// do runs f under the lock and answers with the state, or with the error.
+func (s *Server) do(f func(*http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		err := f(r)
+		var st State
+		if err == nil {
+			st = s.state()
+		}
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+			return
+		}
+		json.NewEncoder(w).Encode(st)
+	}
+}

@@ -1,0 +1,229 @@
+// Package raveltest checks a user's system from `go test`, the way Go's fuzzing does:
+//
+//	func TestRegister(t *testing.T) {
+//		sys, _ := register.New(2, "2r1w")
+//		raveltest.Check(t, sys)
+//	}
+//
+// Check explores the system's schedules; on a violation it fails the test with the
+// history (each invocation and response marked with the step that caused it) and the
+// schedule, and saves the counterexample under testdata/ravel/<TestName>/ in the format of
+// `ravel check --out`. Every later run replays the saved counterexamples first, so a
+// fixed bug stays fixed; delete a file to forget it.
+package raveltest
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/wgl"
+	"github.com/ravelmc/ravel/workloads"
+)
+
+// ShortBudget is the schedule budget under `go test -short` when no Budget option is
+// given.
+const ShortBudget = 2_000
+
+// Option configures Check.
+type Option func(*config)
+
+type config struct {
+	opts    explorer.Options
+	budget  int64
+	dir     string
+	explore bool
+	gen     *workloads.Generator
+}
+
+// Budget bounds the schedules explored (explorer.Unlimited for none). The default is
+// explorer.DefaultMaxSchedules, or ShortBudget under -short.
+func Budget(schedules int64) Option { return func(c *config) { c.budget = schedules } }
+
+// Strategy sets the search strategy; the default is dpor.Exhaustive().
+func Strategy(s dpor.Strategy) Option { return func(c *config) { c.opts.Strategy = s } }
+
+// MaxDepth bounds the length of a schedule (explorer.Options.MaxDepth).
+func MaxDepth(steps int) Option { return func(c *config) { c.opts.MaxDepth = steps } }
+
+// Options sets every explorer option at once; Budget and Strategy given after it win.
+func Options(o explorer.Options) Option { return func(c *config) { c.opts = o } }
+
+// Dir sets the directory of saved counterexamples; the default is
+// testdata/ravel/<TestName> under the test's package directory.
+func Dir(path string) Option { return func(c *config) { c.dir = path } }
+
+// Workloads checks the system's actors under every workload g generates (over the
+// harness's distinct inputs) instead of its own harness; the failure names the workload.
+func Workloads(g workloads.Generator) Option { return func(c *config) { c.gen = &g } }
+
+// ReplayOnly replays the saved counterexamples and explores nothing.
+func ReplayOnly() Option { return func(c *config) { c.explore = false } }
+
+// Check replays every counterexample saved for this test, then explores sys, and fails t
+// on the first violation found, saving it. It returns the exploration's result (nil when
+// a saved counterexample failed, or with ReplayOnly).
+func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
+	t.Helper()
+	c := config{explore: true}
+	for _, o := range options {
+		o(&c)
+	}
+	if c.dir == "" {
+		c.dir = filepath.Join("testdata", "ravel", sanitize(t.Name()))
+	}
+	if c.budget != 0 {
+		c.opts.MaxSchedules = c.budget
+	} else if c.opts.MaxSchedules == 0 && testing.Short() {
+		c.opts.MaxSchedules = ShortBudget
+	}
+	if err := sys.Validate(); err != nil {
+		t.Fatalf("raveltest: %v", err)
+		return nil
+	}
+	if failed := replayCorpus(t, sys, c.dir); failed || !c.explore {
+		return nil
+	}
+	res, workload, err := explore(sys, c)
+	if err != nil {
+		t.Fatalf("raveltest: exploring %s: %v", sys.Name, err)
+		return nil
+	}
+	if res.First == nil {
+		return res
+	}
+	if workload != nil {
+		sys = workload.system
+	}
+	v := report.NewViolation(&sys, res.First)
+	// Agents counts the actors: a replay file names at least one (report.Read).
+	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence,
+		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, Faults: report.FaultsOf(&sys)}
+	under := ""
+	if workload != nil {
+		info.Workload = workload.w.Name
+		under = fmt.Sprintf(" under workload %s (%s)", workload.w.Name, workload.w.Describe(&sys, sys.Harness.Alphabet()))
+	}
+	path := filepath.Join(c.dir, name(res.First.Steps))
+	saved := ""
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		saved = fmt.Sprintf("could not save the counterexample: %v", err)
+	} else if err := report.WriteFile(path, info, v, res.First.Fingerprint); err != nil {
+		saved = fmt.Sprintf("could not save the counterexample: %v", err)
+	} else {
+		saved = fmt.Sprintf("saved to %s: every later run replays it first (ravel replay reads it too)", path)
+	}
+	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored)\n%s\n%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules,
+		report.Text(&sys, res.First.Steps, res.First.Events), saved)
+	return res
+}
+
+type failingWorkload struct {
+	w      workloads.Workload
+	system model.System
+}
+
+// explore runs the search, on the system's harness or on generated workloads.
+func explore(sys model.System, c config) (*explorer.Result, *failingWorkload, error) {
+	if c.gen == nil {
+		res, err := explorer.Run(context.Background(), sys, c.opts)
+		return res, nil, err
+	}
+	out, err := workloads.Check(context.Background(), sys, c.gen.For(&sys), nil, c.opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if out.Failing == nil {
+		res := &explorer.Result{Complete: out.Complete == out.Checked}
+		res.Stats.Schedules = out.Schedules
+		return res, nil, nil
+	}
+	return out.Result, &failingWorkload{w: *out.Failing, system: out.System}, nil
+}
+
+// replayCorpus replays the files of dir in name order and reports on t those that still
+// fail; it returns whether any did.
+func replayCorpus(t testing.TB, sys model.System, dir string) bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		t.Fatalf("raveltest: %v", err)
+		return true
+	}
+	sort.Strings(files)
+	failed := false
+	for _, path := range files {
+		f, ids, err := report.ReadFile(path)
+		if err != nil {
+			t.Errorf("raveltest: saved counterexample %v", err)
+			failed = true
+			continue
+		}
+		s := sys
+		if f.Run.Workload != "" {
+			if s, _, err = workloads.Lookup(sys, f.Run.Workload); err != nil {
+				t.Logf("raveltest: saved counterexample %s no longer applies: %v", path, err)
+				continue
+			}
+		}
+		ex, err := explorer.Replay(s, ids, false)
+		if err != nil {
+			// The system no longer sends what the schedule delivers: the counterexample
+			// is about a system that no longer exists.
+			t.Logf("raveltest: saved counterexample %s no longer applies: %v", path, err)
+			continue
+		}
+		if msg := judge(&s, ex); msg != "" {
+			t.Errorf("raveltest: %s: saved counterexample %s still fails: %s\n%s", sys.Name, path, msg, report.Text(&s, ex.Steps, ex.Events))
+			failed = true
+		}
+	}
+	return failed
+}
+
+// judge says what is wrong with a replayed execution, or "".
+func judge(sys *model.System, ex *explorer.Execution) string {
+	if ex.Failure != "" {
+		return ex.Failure
+	}
+	if wgl.Check(sys.Harness.Spec().Spec, histories.Operations(sys.Harness, ex.Events)).Verdict == wgl.NotLinearizable {
+		return "the history is not linearizable"
+	}
+	return ""
+}
+
+func what(v *explorer.Violation) string {
+	if v.Kind == "nonlinearizable" {
+		return "the history is not linearizable"
+	}
+	return v.Kind + ": " + v.Message
+}
+
+// name names a counterexample by its schedule, so that finding it again overwrites it.
+func name(steps []explorer.Delivery) string {
+	h := fnv.New64a()
+	for _, d := range steps {
+		fmt.Fprintf(h, "%016x,", d.ID)
+	}
+	return fmt.Sprintf("%016x.json", h.Sum64())
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+}

@@ -1,0 +1,129 @@
+package report
+
+import (
+	"encoding/json"
+	"html"
+	"io"
+	"os"
+	"strings"
+)
+
+// WriteHTML writes p as one self-contained page: inline CSS and JavaScript, no network,
+// no external asset. The script draws the history as operation bars per client and the
+// schedule as a message sequence chart, and links them: hovering or clicking a step
+// lights the operations it invoked or answered and shows the actors' states after it;
+// clicking an operation lights the steps that invoked and answered it. Once drawn, the
+// page records on <body> how many operations and steps it drew (data-ops-drawn,
+// data-steps-drawn), so a headless browser's DOM dump can be checked.
+func WriteHTML(w io.Writer, p Page) error {
+	data, err := json.Marshal(p) // escapes <, > and &: safe inside <script>
+	if err != nil {
+		return err
+	}
+	page := strings.NewReplacer("{{TITLE}}", html.EscapeString(p.Title), "{{DATA}}", string(data)).Replace(pageTemplate)
+	_, err = io.WriteString(w, page)
+	return err
+}
+
+const pageTemplate = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>{{TITLE}}</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:16px;color:#222;background:#fff}
+h1{font-size:20px;margin:0 0 4px} h2{font-size:16px;margin:18px 0 6px}
+.verdict{font-weight:600;color:#b00020}.verdict.ok{color:#1b5e20}
+table.stats td{padding:1px 10px 1px 0;font-variant-numeric:tabular-nums}
+svg text{font:12px ui-monospace,monospace}
+.op rect{fill:#cfe3ff;stroke:#3a6fb0}.op.stuck rect{fill:#ffcdd2;stroke:#c62828}.lin{fill:#1b5e20;font-weight:700}
+#why:empty{display:none}#why{background:#fff8e1;border:1px solid #ffe082;padding:6px;font-size:12px}.op.lit rect{fill:#ffd54f;stroke:#c77800}
+.step line{stroke:#555;stroke-width:1.2}.step text{fill:#333}
+.step.fault line{stroke:#c62828;stroke-dasharray:4 3}.step.fault text{fill:#c62828}
+.step.lit line{stroke:#c77800;stroke-width:2.5}.step.lit text{fill:#c77800;font-weight:700}
+.step.sel line{stroke:#d84315;stroke-width:3}
+.step{cursor:pointer}.op{cursor:pointer}
+.life{stroke:#bbb;stroke-dasharray:2 3}
+#layout{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+#states{position:sticky;top:8px;width:360px}
+#states pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;margin:4px 0;white-space:pre-wrap;word-break:break-all;font-size:12px}
+</style></head>
+<body>
+<h1 id="title"></h1><div id="verdict" class="verdict"></div>
+<h2>History</h2><p>One bar per operation, from its invocation to its response; the numbers are the steps that invoked and answered it. Click an operation to light its steps.</p>
+<div id="history"></div><pre id="why"></pre>
+<div id="layout"><div><h2>Schedule</h2><p>One lifeline per client and actor, one numbered arrow per delivery (faults dashed red). Hover or click a step.</p><div id="msc"></div></div>
+<div id="states"><h2 id="stateshead">States at the start</h2><div id="statesbody"></div></div></div>
+<h2>Run</h2><table class="stats" id="stats"></table>
+<script id="data" type="application/json">{{DATA}}</script>
+<script>
+(function(){
+"use strict";
+var P=JSON.parse(document.getElementById("data").textContent);
+var NS="http://www.w3.org/2000/svg";
+function el(tag,attrs,parent,text){var e=document.createElementNS(NS,tag);for(var k in attrs)e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;if(parent)parent.appendChild(e);return e;}
+document.title=P.title;document.getElementById("title").textContent=P.title;
+var v=document.getElementById("verdict");v.textContent=P.verdict;if(/^no violation|linearizable$/.test(P.verdict)&&!/not/.test(P.verdict))v.className="verdict ok";
+var st=document.getElementById("stats");(P.stats||[]).forEach(function(r){var tr=st.insertRow();tr.insertCell().textContent=r[0];tr.insertCell().textContent=r[1];});
+var ops=P.ops||[],steps=P.steps||[];
+// History: one row per client, x by event index.
+document.getElementById("why").textContent=P.why?"Why it is not linearizable (#n: the operation's place in the longest linearizable prefix found):\n"+P.why:"";
+var X0=60,DX=Math.max(28,Math.min(60,700/Math.max(1,P.events))),RH=26,nc=P.clients;
+var hw=X0+DX*(P.events+1)+560,hs=el("svg",{width:hw,height:RH*nc+10,id:"historysvg"},document.getElementById("history"));
+for(var c=0;c<nc;c++)el("text",{x:4,y:RH*c+18},hs,P.lifelines[c]);
+var opEls=ops.map(function(o,k){
+  var g=el("g",{"class":"op"+(o.stuck?" stuck":""),"data-op":k},hs),y=RH*o.client+4;
+  var x1=X0+DX*o.call,x2=o.ret<0?X0+DX*P.events+DX/2:X0+DX*o.ret;
+  el("rect",{x:x1,y:y,width:Math.max(4,x2-x1),height:RH-8,rx:3},g);
+  var lab=o.label+(o.ret<0?" (no response)":" → "+o.output)+(steps.length?"   [@"+o.callStep+(o.retStep<0?"":"→@"+o.retStep)+"]":"");
+  if(o.stuck)lab+="   ✗ cannot follow the linearizable prefix: the specification answers "+o.expected;
+  el("text",{x:x2+6,y:y+13},g,lab);
+  if(o.lin>0)el("text",{"class":"lin",x:x1-4,y:y+13,"text-anchor":"end"},g,"#"+o.lin);
+  var linked=[o.callStep,o.retStep].filter(function(s){return s>0;});
+  g.setAttribute("data-linked-steps",linked.join(","));
+  g.addEventListener("click",function(){select(null,k);});
+  return g;});
+// Message sequence chart.
+var L=P.lifelines.length,CW=120,MX=70,SY=46,DY=30;
+var ms=el("svg",{width:MX*2+CW*(L-1)+100,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
+var defs=el("defs",{},ms),mk=el("marker",{id:"arr",markerWidth:8,markerHeight:8,refX:7,refY:4,orient:"auto",markerUnits:"userSpaceOnUse"},defs);el("path",{d:"M0,0 L8,4 L0,8 z",fill:"#555"},mk);
+for(var i=0;i<L;i++){var x=MX+CW*i;el("text",{x:x,y:16,"text-anchor":"middle","font-weight":i<nc?"400":"700"},ms,P.lifelines[i]);el("line",{"class":"life",x1:x,y1:24,x2:x,y2:SY+DY*steps.length+10},ms);}
+if(!steps.length)document.getElementById("layout").style.display="none"; // a recorded history has no schedule
+var stepEls=steps.map(function(s,j){
+  var g=el("g",{"class":"step"+(s.fault?" fault":""),"data-step":s.n,"data-kind":s.kind},ms),y=SY+DY*j;
+  var x1=MX+CW*s.from,x2=MX+CW*s.to;if(x1===x2)x2=x1+30;
+  el("rect",{x:Math.min(x1,x2)-4,y:y-14,width:Math.abs(x2-x1)+8,height:DY-4,fill:"transparent"},g);
+  el("line",{x1:x1,y1:y,x2:x2,y2:y,"marker-end":"url(#arr)"},g);
+  el("text",{x:Math.min(x1,x2)+4,y:y-4},g,s.n+"  "+s.msg+(s.fault?"  ["+s.kind+"]":""));
+  g.setAttribute("data-linked-ops",(s.ops||[]).join(","));
+  g.addEventListener("mouseenter",function(){select(j,null,true);});
+  g.addEventListener("click",function(){select(j,null);});
+  return g;});
+var sticky=null;
+function showStates(j){
+  var head=document.getElementById("stateshead"),body=document.getElementById("statesbody");
+  var sts=j===null?P.initial:steps[j].states;head.textContent=j===null?"States at the start":"States after step "+steps[j].n;
+  body.textContent="";sts.forEach(function(s,i){var pre=document.createElement("pre");pre.textContent=P.lifelines[nc+i]+": "+s;body.appendChild(pre);});}
+function select(j,k,hover){
+  if(hover&&sticky!==null)return; if(!hover)sticky=(j!==null||k!==null)?[j,k]:null;
+  opEls.forEach(function(e){e.classList.remove("lit");});stepEls.forEach(function(e){e.classList.remove("lit","sel");});
+  if(j!==null){stepEls[j].classList.add("sel");(steps[j].ops||[]).forEach(function(k){opEls[k].classList.add("lit");});showStates(j);document.body.setAttribute("data-selected-step",steps[j].n);}
+  if(k!==null){opEls[k].classList.add("lit");[ops[k].callStep,ops[k].retStep].forEach(function(s){if(s>0)stepEls[s-1].classList.add("lit");});document.body.setAttribute("data-selected-op",k);}
+}
+showStates(null);
+var h=/step=(\d+)/.exec(location.hash);if(h&&+h[1]>=1&&+h[1]<=steps.length)select(+h[1]-1,null); // a link to a step: report.html#step=4
+document.body.setAttribute("data-ops-drawn",document.querySelectorAll("#historysvg .op").length);
+document.body.setAttribute("data-steps-drawn",document.querySelectorAll("#mscsvg .step").length);
+document.body.setAttribute("data-rendered","true");
+})();
+</script>
+</body></html>
+`
+
+// WriteHTMLFile writes p's page to path.
+func WriteHTMLFile(path string, p Page) error {
+	var b strings.Builder
+	if err := WriteHTML(&b, p); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/wgl"
+)
+
+// Page is everything the HTML report draws: the history as operations, the schedule as
+// deliveries, each tied to the other, and the actors' states after every step.
+type Page struct {
+	Title   string      `json:"title"`
+	Verdict string      `json:"verdict"`
+	Stats   [][2]string `json:"stats"`
+	// Lifelines are the clients, then the actors, by name.
+	Lifelines []string   `json:"lifelines"`
+	Clients   int        `json:"clients"`
+	Ops       []PageOp   `json:"ops"`
+	Steps     []PageStep `json:"steps"`
+	// Initial are the actors' states before the first step (fmt %+v).
+	Initial []string `json:"initial"`
+	// Events is the number of events of the history.
+	Events int `json:"events"`
+	// Why explains a violation of linearizability (ExplainViolation); "" if none.
+	Why string `json:"why"`
+}
+
+// PageOp is one operation of the history.
+type PageOp struct {
+	Client int    `json:"client"`
+	Label  string `json:"label"`
+	Output string `json:"output"`
+	// Call and Return are event indices; Return is -1 for an open operation.
+	Call, Return int `json:"-"`
+	CallAt       int `json:"call"`
+	ReturnAt     int `json:"ret"`
+	// CallStep and ReturnStep are the steps that invoked and answered it (0: the start,
+	// -1: never answered).
+	CallStep   int `json:"callStep"`
+	ReturnStep int `json:"retStep"`
+	// Lin is the operation's place in the longest linearizable prefix (from 1; 0 when it
+	// is not in it); Stuck marks the operation that cannot follow that prefix, and
+	// Expected is what the specification would have answered it.
+	Lin      int    `json:"lin"`
+	Stuck    bool   `json:"stuck"`
+	Expected string `json:"expected,omitempty"`
+}
+
+// PageStep is one delivery.
+type PageStep struct {
+	N     int    `json:"n"`
+	From  int    `json:"from"` // lifeline index
+	To    int    `json:"to"`
+	Kind  string `json:"kind"`
+	Msg   string `json:"msg"`
+	Fault bool   `json:"fault"`
+	// Ops are the operations this step invoked or answered.
+	Ops []int `json:"ops"`
+	// States are the actors' states after the step (fmt %+v).
+	States []string `json:"states"`
+}
+
+// NewPage builds the page of a schedule of sys by stepping it in an explorer.Session, so
+// that the states shown are the ones the explorer's snapshots hold.
+func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps []explorer.Delivery) (Page, error) {
+	s, err := explorer.NewSession(*sys)
+	if err != nil {
+		return Page{}, err
+	}
+	nc := sys.Harness.NumClients()
+	p := Page{Title: title, Verdict: verdict, Stats: stats, Clients: nc}
+	for c := range nc {
+		p.Lifelines = append(p.Lifelines, sys.ActorName(model.ClientID(c)))
+	}
+	for i := range sys.Actors {
+		p.Lifelines = append(p.Lifelines, sys.ActorName(model.ID(i)))
+	}
+	lifeline := func(id model.ID) int {
+		if c, ok := id.Client(); ok {
+			return c
+		}
+		return nc + int(id)
+	}
+	p.Initial = states(s.Actors())
+	eventStep := make([]int, len(s.Events()))
+	for i, d := range steps {
+		if err := s.Deliver(d.ID); err != nil {
+			return Page{}, fmt.Errorf("step %d: %w", i+1, err)
+		}
+		for len(eventStep) < len(s.Events()) {
+			eventStep = append(eventStep, i+1)
+		}
+		st := PageStep{N: i + 1, From: lifeline(d.From), To: lifeline(d.To), Kind: d.Kind.String(),
+			Msg: explorer.DescribeMessage(d.Msg), Fault: d.Kind.IsFault(), States: states(s.Actors())}
+		if st.Fault {
+			st.Msg = explorer.DescribeFault(sys, d)
+		}
+		p.Steps = append(p.Steps, st)
+	}
+	events := s.Events()
+	p.Events = len(events)
+	spec := sys.Harness.Spec()
+	hops := histories.Operations(sys.Harness, events)
+	lin := map[int]int{}
+	stuck, expected := -1, ""
+	if res := wgl.Check(spec.Spec, hops); res.Verdict == wgl.NotLinearizable {
+		e := Explain(spec.Spec, hops, res)
+		for i, k := range e.Prefix {
+			lin[k] = i + 1
+		}
+		if e.Stuck >= 0 {
+			stuck, expected = e.Stuck, spec.Output(hops[e.Stuck].Input, e.Expected)
+		}
+		p.Why = ExplainViolation(spec.Spec, hops, res, 10)
+	}
+	for k, o := range hops {
+		op := PageOp{Client: o.Client, Label: spec.Input(o.Input), Call: int(o.Call), CallAt: int(o.Call), Return: -1, ReturnAt: -1, CallStep: eventStep[o.Call], ReturnStep: -1}
+		if !o.Open {
+			op.Output, op.Return, op.ReturnAt, op.ReturnStep = spec.Output(o.Input, o.Output), int(o.Return), int(o.Return), eventStep[o.Return]
+		}
+		op.Lin, op.Stuck = lin[k], k == stuck
+		if op.Stuck {
+			op.Expected = expected
+		}
+		p.Ops = append(p.Ops, op)
+		for _, st := range []int{op.CallStep, op.ReturnStep} {
+			if st > 0 && !containsInt(p.Steps[st-1].Ops, k) {
+				p.Steps[st-1].Ops = append(p.Steps[st-1].Ops, k)
+			}
+		}
+	}
+	return p, nil
+}
+
+func containsInt(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func states(actors []model.Actor) []string {
+	out := make([]string, len(actors))
+	for i, a := range actors {
+		out[i] = fmt.Sprintf("%+v", a)
+	}
+	return out
+}

@@ -1,0 +1,272 @@
+// Package report turns what the explorer found into what people and tools read: the JSON
+// of a counterexample that `ravel check --out` writes and `ravel replay` reads, and the
+// text that ties a history to the schedule that produced it.
+package report
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+)
+
+// RunInfo is what was asked for: enough to rebuild the system and run it again.
+type RunInfo struct {
+	System       string  `json:"system"`
+	Harness      string  `json:"harness"`
+	Strategy     string  `json:"strategy"`
+	Agents       int     `json:"agents"`
+	Retries      int     `json:"retries,omitempty"`
+	StateCaching bool    `json:"state_caching"`
+	Stateless    bool    `json:"stateless"`
+	Seed         int64   `json:"seed"`
+	MaxSchedules int64   `json:"max_schedules"`
+	MaxDepth     int     `json:"max_depth"`
+	Dependence   string  `json:"dependence,omitempty"`
+	Delays       *int    `json:"delays,omitempty"`
+	Faults       *Faults `json:"faults,omitempty"`
+	// Workload names the generated workload the run used instead of the named harness.
+	Workload string `json:"workload,omitempty"`
+}
+
+// Violation is a counterexample as JSON: its history and its schedule.
+type Violation struct {
+	Kind     string  `json:"kind"`
+	Schedule int64   `json:"schedule_index"`
+	Message  string  `json:"message,omitempty"`
+	Replayed bool    `json:"replayed"`
+	History  History `json:"history"`
+	Steps    []Step  `json:"schedule"`
+	// OriginalLength is the length of the schedule as found, when Steps was minimized.
+	OriginalLength int `json:"original_length,omitempty"`
+}
+
+// History is a history as JSON: its events, and the timeline text.
+type History struct {
+	Events   []Event `json:"events"`
+	Timeline string  `json:"timeline"`
+}
+
+// Event is one invocation or response.
+type Event struct {
+	Kind   string `json:"kind"`
+	Client string `json:"client"`
+	Op     string `json:"op"`
+	Output string `json:"output,omitempty"`
+}
+
+// Step is one delivery of a schedule, numbered from 1.
+type Step struct {
+	Step  int    `json:"step"`
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Msg   string `json:"msg"`
+	Timer string `json:"timer,omitempty"`
+}
+
+// File is what check --out and raveltest write and replay reads. ScheduleDigest and
+// Fingerprint identify the violation: Read refuses a file whose digest does not match
+// its run and schedule (edited or damaged), and replay one whose replay does not end in
+// the saved state.
+type File struct {
+	Format         string    `json:"format"`
+	Run            RunInfo   `json:"run"`
+	ScheduleDigest string    `json:"schedule_digest"`
+	Fingerprint    string    `json:"fingerprint"`
+	Violation      Violation `json:"violation"`
+}
+
+// Format is the value of File.Format.
+const Format = "ravel-violation/2"
+
+// NewViolation renders v, found on sys.
+func NewViolation(sys *model.System, v *explorer.Violation) Violation {
+	return Violation{
+		Kind:           v.Kind,
+		Schedule:       v.Schedule,
+		Message:        v.Message,
+		Replayed:       v.Replayed,
+		History:        NewHistory(sys, v.Events),
+		Steps:          NewSteps(sys, v.Steps),
+		OriginalLength: v.OriginalSteps, // 0 (omitted) unless minimized
+	}
+}
+
+// NewHistory renders the history events of sys.
+func NewHistory(sys *model.System, events []histories.Event) History {
+	spec := sys.Harness.Spec()
+	h := History{Events: make([]Event, len(events)), Timeline: histories.Timeline(sys, events)}
+	for i, e := range events {
+		in := sys.Harness.InputOf(e.Req)
+		ev := Event{Kind: e.Kind.String(), Client: sys.ActorName(e.Req.Client), Op: spec.Input(in)}
+		if e.Kind == histories.Return {
+			ev.Output = spec.Output(in, e.Output)
+		}
+		h.Events[i] = ev
+	}
+	return h
+}
+
+// NewSteps renders a schedule of sys.
+func NewSteps(sys *model.System, steps []explorer.Delivery) []Step {
+	out := make([]Step, len(steps))
+	for i, d := range steps {
+		out[i] = Step{
+			Step:  i + 1,
+			ID:    fmt.Sprintf("%016x", d.ID),
+			Kind:  d.Kind.String(),
+			From:  sys.ActorName(d.From),
+			To:    sys.ActorName(d.To),
+			Msg:   explorer.DescribeMessage(d.Msg),
+			Timer: d.Timer,
+		}
+		if d.Kind.IsFault() {
+			out[i].Msg = explorer.DescribeFault(sys, d)
+		}
+	}
+	return out
+}
+
+// ScheduleDigest identifies a violation's run and schedule: the system, harness, agents,
+// retries, fault budgets and workload it was found with, and the events delivered. A
+// file whose digest does not match them was edited or damaged.
+func ScheduleDigest(info RunInfo, ids []uint64) string {
+	h := xxhash.New()
+	fmt.Fprintf(h, "%q %q %d %d %d\n", info.System, info.Harness, info.Agents, info.Retries, len(ids))
+	if info.Faults != nil {
+		fmt.Fprintf(h, "faults %+v\n", *info.Faults)
+	}
+	if info.Workload != "" {
+		// Only when set, so that the digests of files without a workload stay as they were.
+		fmt.Fprintf(h, "workload %q\n", info.Workload)
+	}
+	var b [8]byte
+	for _, id := range ids {
+		binary.LittleEndian.PutUint64(b[:], id)
+		h.Write(b[:])
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// NewFile is the file of the counterexample v of the run info, whose schedule ends in
+// the state with the given fingerprint (explorer.Violation.Fingerprint).
+func NewFile(info RunInfo, v Violation, fingerprint uint64) (File, error) {
+	ids, err := v.IDs()
+	if err != nil {
+		return File{}, err
+	}
+	return File{Format: Format, Run: info, ScheduleDigest: ScheduleDigest(info, ids),
+		Fingerprint: fmt.Sprintf("%016x", fingerprint), Violation: v}, nil
+}
+
+// WriteFile writes the counterexample v of the run info, whose schedule ends in the
+// state with the given fingerprint, to path, in the format Read and `ravel replay` read.
+func WriteFile(path string, info RunInfo, v Violation, fingerprint uint64) error {
+	f, err := NewFile(info, v, fingerprint)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// MaxFileSize bounds what Read reads: a violation file of a sensible run is a few
+// hundred kilobytes.
+const MaxFileSize = 64 << 20
+
+// ReadFile reads the counterexample file at path with Read.
+func ReadFile(path string) (File, []uint64, error) {
+	r, err := os.Open(path)
+	if err != nil {
+		return File{}, nil, err
+	}
+	defer r.Close()
+	return Read(r, path)
+}
+
+// Read reads and checks a counterexample file, naming it name in errors: every field
+// known (a field it does not know means a file of another version, or an edited one),
+// the format, the run sensible, the step identities well formed and numbered in order,
+// the digest matching them and the fingerprint well formed. It returns the schedule's
+// event identities, for explorer.Replay.
+func Read(r io.Reader, name string) (File, []uint64, error) {
+	var vf File
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return vf, nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(data) > MaxFileSize {
+		return vf, nil, fmt.Errorf("%s: larger than %d MiB: not a violation file", name, MaxFileSize>>20)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&vf); err != nil {
+		return vf, nil, fmt.Errorf("%s: not a violation file: %v", name, err)
+	}
+	if dec.More() {
+		return vf, nil, fmt.Errorf("%s: not a violation file: more after the JSON object", name)
+	}
+	if vf.Format != Format {
+		return vf, nil, fmt.Errorf("%s: format %q, want %q (written by ravel check --out)", name, vf.Format, Format)
+	}
+	if a := vf.Run.Agents; a < 1 || a > explorer.MaxActors {
+		return vf, nil, fmt.Errorf("%s: %d agents: want 1 to %d (%s)", name, a, explorer.MaxActors, explorer.MaxActorsWhy)
+	}
+	if vf.Run.Retries < 0 {
+		return vf, nil, fmt.Errorf("%s: retries %d is negative", name, vf.Run.Retries)
+	}
+	ids := make([]uint64, len(vf.Violation.Steps))
+	for i, s := range vf.Violation.Steps {
+		id, err := parseID(s.ID)
+		if err != nil {
+			return vf, nil, fmt.Errorf("%s: step %d: %v", name, i+1, err)
+		}
+		if s.Step != i+1 {
+			return vf, nil, fmt.Errorf("%s: step %d is numbered %d: the schedule was edited", name, i+1, s.Step)
+		}
+		ids[i] = id
+	}
+	if want := ScheduleDigest(vf.Run, ids); vf.ScheduleDigest != want {
+		return vf, nil, fmt.Errorf("%s: schedule_digest %q does not match the run (system %s, harness %s, agents %d, retries %d) and its %d steps (digest %s): the file was edited or damaged",
+			name, vf.ScheduleDigest, vf.Run.System, vf.Run.Harness, vf.Run.Agents, vf.Run.Retries, len(ids), want)
+	}
+	if _, err := parseID(vf.Fingerprint); err != nil {
+		return vf, nil, fmt.Errorf("%s: bad fingerprint %q: want 16 hex digits", name, vf.Fingerprint)
+	}
+	return vf, ids, nil
+}
+
+func parseID(s string) (uint64, error) {
+	id, err := strconv.ParseUint(s, 16, 64)
+	if err != nil || len(s) != 16 {
+		return 0, fmt.Errorf("bad id %q: want 16 hex digits", s)
+	}
+	return id, nil
+}
+
+// IDs are the event identities of the schedule, for explorer.Replay.
+func (v Violation) IDs() ([]uint64, error) {
+	ids := make([]uint64, len(v.Steps))
+	for i, s := range v.Steps {
+		id, err := parseID(s.ID)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %v", i+1, err)
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}

@@ -1,0 +1,290 @@
+// Package workloads generates harnesses from a specification's operations: every workload
+// of up to K operations over up to C clients on a small alphabet of inputs (exhaustive,
+// with duplicates under client symmetry removed), or N random ones from a seed. A
+// hand-written harness tests what its author thought of; generated ones test the rest.
+package workloads
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/model"
+)
+
+// Workload is what the clients do: client c invokes, one after another, the inputs of
+// the alphabet numbered Ops[c], on actor c mod the number of actors.
+type Workload struct {
+	// Name identifies the workload within its generator: "all:ops=3,clients=2#17".
+	Name string
+	// Ops[c] are client c's operations, as indices into the alphabet.
+	Ops [][]int
+}
+
+// Generator says which workloads to generate.
+type Generator struct {
+	// Random generates N random workloads from Seed; false enumerates every one.
+	Random bool
+	N      int
+	Seed   int64
+	// Clients bounds the number of clients, Ops the total number of operations.
+	Clients, Ops int
+	// Actors is the number of actors the clients are spread over (client c targets actor
+	// c mod Actors); clients of one actor are interchangeable, which the enumeration uses
+	// to drop duplicates.
+	Actors int
+	// Alphabet is the number of distinct inputs.
+	Alphabet int
+}
+
+// String is the generator in Parse's syntax.
+func (g Generator) String() string {
+	if g.Random {
+		return fmt.Sprintf("random:n=%d,ops=%d,clients=%d,seed=%d", g.N, g.Ops, g.Clients, g.Seed)
+	}
+	return fmt.Sprintf("all:ops=%d,clients=%d", g.Ops, g.Clients)
+}
+
+// Syntax documents Parse's input, for --help.
+const Syntax = `all:ops=K,clients=C (every workload of up to K operations over up to C clients) or random:n=N,ops=K,clients=C,seed=S (N random ones); the operations are the harness's distinct inputs`
+
+// Parse reads "all:ops=3,clients=2" or "random:n=200,ops=4,clients=3,seed=1"; Actors and
+// Alphabet are left for the caller. Missing keys default to ops=3, clients=2, n=100,
+// seed=1.
+func Parse(s string) (Generator, error) {
+	kind, rest, _ := strings.Cut(s, ":")
+	g := Generator{Ops: 3, Clients: 2, N: 100, Seed: 1}
+	switch kind {
+	case "all":
+	case "random":
+		g.Random = true
+	default:
+		return g, fmt.Errorf("workloads %q: want all:… or random:… (%s)", s, Syntax)
+	}
+	if rest != "" {
+		for _, kv := range strings.Split(rest, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			n, err := strconv.ParseInt(v, 10, 64)
+			if !ok || err != nil {
+				return g, fmt.Errorf("workloads %q: %q is not key=integer", s, kv)
+			}
+			switch {
+			case k == "ops" && n >= 1:
+				g.Ops = int(n)
+			case k == "clients" && n >= 1:
+				g.Clients = int(n)
+			case k == "n" && g.Random && n >= 1:
+				g.N = int(n)
+			case k == "seed" && g.Random:
+				g.Seed = n
+			default:
+				return g, fmt.Errorf("workloads %q: bad key or value %q (%s)", s, kv, Syntax)
+			}
+		}
+	}
+	return g, nil
+}
+
+// Generate lists the workloads, in a fixed order.
+func (g Generator) Generate() []Workload {
+	if g.Actors < 1 {
+		g.Actors = 1
+	}
+	if g.Alphabet < 1 {
+		return nil
+	}
+	var out []Workload
+	name := func(i int) string { return g.String() + "#" + strconv.Itoa(i) }
+	if g.Random {
+		r := rand.New(rand.NewPCG(uint64(g.Seed), 0x7261766c))
+		for i := range g.N {
+			c := 1 + r.IntN(min(g.Clients, g.Ops))
+			m := c + r.IntN(g.Ops-c+1)
+			ops := make([][]int, c)
+			for k := range m {
+				cl := k // every client gets one operation, the rest go anywhere
+				if k >= c {
+					cl = r.IntN(c)
+				}
+				ops[cl] = append(ops[cl], r.IntN(g.Alphabet))
+			}
+			out = append(out, Workload{Name: name(i), Ops: ops})
+		}
+		return out
+	}
+	var cur [][]int
+	var rec func(budget int)
+	rec = func(budget int) {
+		if len(cur) > 0 && g.canonical(cur) {
+			ops := make([][]int, len(cur))
+			for i, l := range cur {
+				ops[i] = slices.Clone(l)
+			}
+			out = append(out, Workload{Name: name(len(out)), Ops: ops})
+		}
+		if len(cur) == g.Clients {
+			return
+		}
+		for _, w := range words(g.Alphabet, budget) {
+			cur = append(cur, w)
+			rec(budget - len(w))
+			cur = cur[:len(cur)-1]
+		}
+	}
+	rec(g.Ops)
+	return out
+}
+
+// canonical reports whether the clients of each actor have their operation lists in
+// order: of the workloads that differ by a permutation of interchangeable clients, only
+// that one is kept.
+func (g Generator) canonical(ops [][]int) bool {
+	for i := g.Actors; i < len(ops); i++ {
+		if compare(ops[i-g.Actors], ops[i]) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func compare(a, b []int) int {
+	if c := cmp.Compare(len(a), len(b)); c != 0 {
+		return c
+	}
+	return slices.Compare(a, b)
+}
+
+// words lists every nonempty word of at most n letters over an alphabet of size a.
+func words(a, n int) [][]int {
+	var out [][]int
+	var cur []int
+	var rec func()
+	rec = func() {
+		if len(cur) > 0 {
+			out = append(out, slices.Clone(cur))
+		}
+		if len(cur) == n {
+			return
+		}
+		for x := range a {
+			cur = append(cur, x)
+			rec()
+			cur = cur[:len(cur)-1]
+		}
+	}
+	rec()
+	return out
+}
+
+// Apply returns sys with its harness replaced by w's, over the alphabet.
+func (w Workload) Apply(sys model.System, alphabet []any) (model.System, error) {
+	targets := make([]model.ID, len(w.Ops))
+	ops := make([][]any, len(w.Ops))
+	for c, l := range w.Ops {
+		targets[c] = model.ID(c % len(sys.Actors))
+		for _, x := range l {
+			if x < 0 || x >= len(alphabet) {
+				return sys, fmt.Errorf("workload %s: operation %d is outside the alphabet of %d", w.Name, x, len(alphabet))
+			}
+			ops[c] = append(ops[c], alphabet[x])
+		}
+	}
+	h, err := sys.Harness.WithClients(targets, ops)
+	if err != nil {
+		return sys, err
+	}
+	sys.Harness = h
+	return sys, nil
+}
+
+// Describe writes w's operations: "c0 → n0: Write(1) Read(); c1 → n1: Read()".
+func (w Workload) Describe(sys *model.System, alphabet []any) string {
+	spec := sys.Harness.Spec()
+	parts := make([]string, len(w.Ops))
+	for c, l := range w.Ops {
+		in := make([]string, len(l))
+		for k, x := range l {
+			in[k] = spec.Input(alphabet[x])
+		}
+		parts[c] = fmt.Sprintf("%s → %s: %s", sys.ActorName(model.ClientID(c)), sys.ActorName(model.ID(c%len(sys.Actors))), strings.Join(in, " "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Outcome is the result of checking a system on generated workloads.
+type Outcome struct {
+	// Checked is the number of workloads explored; Complete how many of them completely.
+	Checked, Complete int
+	// Schedules sums the schedules of every run.
+	Schedules int64
+	// Failing is the first workload with a violation, System the system under it, and
+	// Result its run; nil when none failed.
+	Failing *Workload
+	System  model.System
+	Result  *explorer.Result
+}
+
+// Check explores sys under each workload in turn with opts, over the alphabet (nil: the
+// harness's own), and stops at the first violation.
+func Check(ctx context.Context, sys model.System, ws []Workload, alphabet []any, opts explorer.Options) (*Outcome, error) {
+	if alphabet == nil {
+		alphabet = sys.Harness.Alphabet()
+	}
+	out := &Outcome{}
+	for i := range ws {
+		s, err := ws[i].Apply(sys, alphabet)
+		if err != nil {
+			return nil, err
+		}
+		res, err := explorer.Run(ctx, s, opts)
+		if err != nil {
+			return nil, fmt.Errorf("workload %s: %w", ws[i].Name, err)
+		}
+		out.Checked++
+		out.Schedules += res.Stats.Schedules
+		if res.Complete {
+			out.Complete++
+		}
+		if res.First != nil || res.Stats.Interrupted {
+			out.System, out.Result = s, res
+			if res.First != nil {
+				out.Failing = &ws[i]
+			}
+			return out, nil
+		}
+	}
+	return out, nil
+}
+
+// Lookup rebuilds the workload called name ("all:ops=3,clients=2#17", as in
+// Workload.Name) over sys's actors and its harness's alphabet, and returns sys under it.
+func Lookup(sys model.System, name string) (model.System, Workload, error) {
+	gen, idx, ok := strings.Cut(name, "#")
+	i, err := strconv.Atoi(idx)
+	if !ok || err != nil || i < 0 {
+		return sys, Workload{}, fmt.Errorf("workload %q: want GENERATOR#INDEX", name)
+	}
+	g, err := Parse(gen)
+	if err != nil {
+		return sys, Workload{}, err
+	}
+	alphabet := sys.Harness.Alphabet()
+	g.Actors, g.Alphabet = len(sys.Actors), len(alphabet)
+	ws := g.Generate()
+	if i >= len(ws) {
+		return sys, Workload{}, fmt.Errorf("workload %q: %s generates only %d workloads", name, gen, len(ws))
+	}
+	s, err := ws[i].Apply(sys, alphabet)
+	return s, ws[i], err
+}
+
+// For returns the generator's workloads for sys: its actors and its harness's alphabet.
+func (g Generator) For(sys *model.System) []Workload {
+	g.Actors, g.Alphabet = len(sys.Actors), len(sys.Harness.Alphabet())
+	return g.Generate()
+}
