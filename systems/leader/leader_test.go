@@ -1,10 +1,8 @@
 package leader_test
 
 import (
-	"slices"
 	"testing"
 
-	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems/leader"
@@ -35,24 +33,7 @@ func TestVerdicts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ex := systemstest.Run(t, sys, explorer.Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: explorer.Unlimited})
-			dp := systemstest.Run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true, MaxSchedules: explorer.Unlimited})
-			for _, r := range []*explorer.Result{ex, dp} {
-				if !r.Complete || r.Stats.Cut != 0 {
-					t.Errorf("%s: complete %v, %d cut schedules; want complete, none cut", r.Strategy, r.Complete, r.Stats.Cut)
-				}
-				if got := r.First != nil; got != tt.violation {
-					t.Errorf("%s: violation found = %v, want %v", r.Strategy, got, tt.violation)
-				}
-			}
-			ea, eb := systemstest.Canonical(ex)
-			da, db := systemstest.Canonical(dp)
-			if !slices.Equal(ea, da) || !slices.Equal(eb, db) {
-				t.Errorf("dpor+caching: %d histories, %d violations; exhaustive+caching %d, %d", len(da), len(db), len(ea), len(eb))
-			}
-			if dp.Stats.States > ex.Stats.States {
-				t.Errorf("dpor+caching visited %d states, exhaustive+caching %d", dp.Stats.States, ex.Stats.States)
-			}
+			systemstest.StatefulVerdict(t, sys, tt.violation)
 		})
 	}
 }

@@ -106,3 +106,28 @@ func FastPathsAgree(t *testing.T, sys model.System) {
 			sys.Name, fast.Stats.Schedules, fast.Stats.Steps, len(fa), slow.Stats.Schedules, slow.Stats.Steps, len(sa))
 	}
 }
+
+// StatefulVerdict checks a system under state caching: exhaustive search and stateful
+// dpor both complete with no cut schedule, find a violation exactly when violation says,
+// find the same canonical histories and violations, and dpor visits no more states.
+func StatefulVerdict(t *testing.T, sys model.System, violation bool) {
+	t.Helper()
+	ex := Run(t, sys, explorer.Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: explorer.Unlimited})
+	dp := Run(t, sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true, MaxSchedules: explorer.Unlimited})
+	for _, r := range []*explorer.Result{ex, dp} {
+		if !r.Complete || r.Stats.Cut != 0 {
+			t.Errorf("%s: complete %v, %d cut schedules; want complete, none cut", r.Strategy, r.Complete, r.Stats.Cut)
+		}
+		if got := r.First != nil; got != violation {
+			t.Errorf("%s: violation found = %v, want %v", r.Strategy, got, violation)
+		}
+	}
+	ea, eb := Canonical(ex)
+	da, db := Canonical(dp)
+	if !slices.Equal(ea, da) || !slices.Equal(eb, db) {
+		t.Errorf("dpor+caching: %d histories, %d violations; exhaustive+caching %d, %d", len(da), len(db), len(ea), len(eb))
+	}
+	if dp.Stats.States > ex.Stats.States {
+		t.Errorf("dpor+caching visited %d states, exhaustive+caching %d", dp.Stats.States, ex.Stats.States)
+	}
+}
