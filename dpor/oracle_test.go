@@ -24,9 +24,17 @@ type outcome struct {
 
 func explore(t testing.TB, sys model.System, s dpor.Strategy, budget int64) outcome {
 	t.Helper()
-	res, err := explorer.Run(context.Background(), sys, explorer.Options{Strategy: s, MaxSchedules: budget})
+	o, _ := exploreWith(t, sys, explorer.Options{Strategy: s, MaxSchedules: budget})
+	return o
+}
+
+// exploreWith runs sys under opts and returns its canonical histories and violations,
+// sorted, with the result.
+func exploreWith(t testing.TB, sys model.System, opts explorer.Options) (outcome, *explorer.Result) {
+	t.Helper()
+	res, err := explorer.Run(context.Background(), sys, opts)
 	if err != nil {
-		t.Fatalf("%s with %s: %v", sys.Name, s.Name(), err)
+		t.Fatalf("%s with %s (caching %v): %v", sys.Name, opts.Strategy.Name(), opts.StateCaching, err)
 	}
 	o := outcome{schedules: res.Stats.Schedules, complete: res.Complete}
 	for _, c := range res.Canonical {
@@ -41,7 +49,7 @@ func explore(t testing.TB, sys model.System, s dpor.Strategy, budget int64) outc
 	}
 	slices.Sort(o.canonical)
 	slices.Sort(o.violations)
-	return o
+	return o, res
 }
 
 type config struct {

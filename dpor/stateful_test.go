@@ -2,7 +2,6 @@ package dpor_test
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -15,24 +14,7 @@ import (
 // exploreCached is explore with state caching on.
 func exploreCached(t testing.TB, sys model.System, s dpor.Strategy, budget int64) (outcome, *explorer.Result) {
 	t.Helper()
-	res, err := explorer.Run(context.Background(), sys, explorer.Options{Strategy: s, MaxSchedules: budget, StateCaching: true})
-	if err != nil {
-		t.Fatalf("%s with %s and caching: %v", sys.Name, s.Name(), err)
-	}
-	o := outcome{schedules: res.Stats.Schedules, complete: res.Complete}
-	for _, c := range res.Canonical {
-		b, err := json.Marshal(c.History.JSON(sys.Harness))
-		if err != nil {
-			t.Fatal(err)
-		}
-		o.canonical = append(o.canonical, string(b))
-		if !c.Linearizable {
-			o.violations = append(o.violations, string(b))
-		}
-	}
-	slices.Sort(o.canonical)
-	slices.Sort(o.violations)
-	return o, res
+	return exploreWith(t, sys, explorer.Options{Strategy: s, MaxSchedules: budget, StateCaching: true})
 }
 
 // TestStatefulDPORKeepsEveryCanonicalHistory is the oracle for stateful DPOR: with state
