@@ -270,7 +270,7 @@ func (r *race[S, I, O]) turn() (int, int64, bool) {
 
 // work runs turns until none is left.
 func (r *race[S, I, O]) work() {
-	var spare *searcher[S, I, O] // one that has ended, for the next to reuse
+	var spare *splitSearch[S, I, O] // one that has ended, for the next to reuse
 	for {
 		i, budget, ok := r.turn()
 		if !ok {
@@ -290,7 +290,7 @@ func (r *race[S, I, O]) work() {
 		switch {
 		case ended:
 			r.left--
-			r.outcomes[i], r.searchers[i], spare = s.outcome(), nil, s.spare
+			r.outcomes[i], r.searchers[i], spare = s.outcome(), nil, s
 			if s.verdict == NotLinearizable {
 				k := roundKey(failRound(s.steps), i)
 				for {

@@ -112,6 +112,7 @@ type searcher[S, I, O comparable] struct {
 	// does not depend on where it started. from is the start of the current search,
 	// prefixFrom that of the saved prefix, witnessFrom that of the witness.
 	starts                  []S
+	initial                 [1]S // starts, when it is spec.Init() alone
 	from                    int
 	prefixFrom, witnessFrom int
 	// enumerate: instead of ending at the first linearization, record the state each
@@ -176,7 +177,8 @@ func newSearcherFrom[S, I, O comparable](spec specs.Spec[S, I, O], ops []histori
 	}
 	s.buildLists(ops, idx)
 	if s.starts == nil {
-		s.starts = []S{spec.Init()}
+		s.initial[0] = spec.Init()
+		s.starts = s.initial[:]
 	}
 	s.fewStates = plainValue(reflect.TypeFor[S]())
 	s.memo.init(s.ranks)

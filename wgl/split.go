@@ -38,12 +38,13 @@ const segmentSteps = 256
 // searcher, it is resumable, and the steps it takes to end do not depend on how its runs
 // were divided.
 type splitSearch[S, I, O comparable] struct {
-	spec  specs.Spec[S, I, O]
-	ops   []histories.Operation[I, O]
-	idx   []int   // the partition's operations
-	order []int32 // positions in idx, by call
-	cuts  []int   // the segments: segment k is order[cuts[k]:cuts[k+1]]
-	k     int     // the segment being searched
+	spec   specs.Spec[S, I, O]
+	ops    []histories.Operation[I, O]
+	idx    []int   // the partition's operations
+	order  []int32 // positions in idx, by call
+	cuts   []int   // the segments: segment k is order[cuts[k]:cuts[k+1]]
+	oneCut [2]int  // cuts, when there is one segment
+	k      int     // the segment being searched
 
 	starts    []S     // the start states of segment k
 	startLink []int32 // by start: the link of the linearization that led to it, or none
@@ -74,12 +75,19 @@ type link struct {
 }
 
 // newSplitSearch prepares the search of the operations ops[idx[0]], ops[idx[1]], …; the
-// outcome's operations are positions in idx, as a searcher's. reuse is as for
-// newSearcher.
-func newSplitSearch[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], idx []int, reuse *searcher[S, I, O]) *splitSearch[S, I, O] {
-	d := &splitSearch[S, I, O]{spec: spec, ops: ops, idx: idx, spare: reuse, stuck: none}
+// outcome's operations are positions in idx, as a searcher's. If reuse is not nil, it
+// is a search that has ended, whose memory the new one takes over; reuse must not be
+// used afterwards.
+func newSplitSearch[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], idx []int, reuse *splitSearch[S, I, O]) *splitSearch[S, I, O] {
+	d := reuse
+	if d == nil {
+		d = &splitSearch[S, I, O]{}
+	}
+	*d = splitSearch[S, I, O]{spec: spec, ops: ops, idx: idx, spare: d.spare, stuck: none}
 	d.cuts = d.findCuts()
-	d.starts, d.startLink = []S{spec.Init()}, []int32{none}
+	if d.order != nil {
+		d.starts, d.startLink = []S{spec.Init()}, []int32{none}
+	}
 	return d
 }
 
@@ -88,8 +96,9 @@ func newSplitSearch[S, I, O comparable](spec specs.Spec[S, I, O], ops []historie
 // plain searcher's.
 func (d *splitSearch[S, I, O]) findCuts() []int {
 	n := len(d.idx)
+	d.oneCut = [2]int{0, n}
 	if n < 2*minSegment {
-		return []int{0, n}
+		return d.oneCut[:]
 	}
 	order := make([]int32, n)
 	for i := range order {
@@ -115,7 +124,7 @@ func (d *splitSearch[S, I, O]) findCuts() []int {
 		}
 	}
 	if len(cuts) == 1 {
-		return []int{0, n}
+		return d.oneCut[:]
 	}
 	d.order = order
 	return append(cuts, n)
@@ -164,6 +173,9 @@ func (d *splitSearch[S, I, O]) pos(i int32) int32 {
 // chain appends the linearization that led to start state from (positions in idx) to
 // out.
 func (d *splitSearch[S, I, O]) chain(out []int32, from int) []int32 {
+	if d.order == nil {
+		return out // one segment, from spec.Init()
+	}
 	var path []int32
 	for l := d.startLink[from]; l != none; l = d.links[l].parent {
 		path = append(path, l)
@@ -178,7 +190,10 @@ func (d *splitSearch[S, I, O]) chain(out []int32, from int) []int32 {
 func (d *splitSearch[S, I, O]) end() {
 	s := d.cur
 	d.verdict, d.steps = s.verdict, s.steps
-	if s.verdict == Linearizable {
+	if d.order == nil {
+		// One segment: the searcher's operations are idx's positions already.
+		d.witness, d.prefix, d.stuck = s.witness, s.prefix, s.stuck
+	} else if s.verdict == Linearizable {
 		d.witness = d.chain(nil, s.witnessFrom)
 		for _, i := range s.witness {
 			d.witness = append(d.witness, d.pos(i))
