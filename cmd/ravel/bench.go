@@ -17,7 +17,7 @@ import (
 
 // benchAbbrev is the DS2 paper's column name of each strategy.
 var benchAbbrev = map[string]string{
-	"exhaustive": "EX", "random": "SR", "delay-bounded": "DB", "dpor": "DP",
+	"exhaustive": "EX", "random": "SR", "delay-bounded": "DB", "dpor": "DP", "dpor-source": "DPS",
 	"transdpor": "TD", "ired": "IR", "liviola": "LV",
 }
 

@@ -341,6 +341,9 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	row("", "steps (messages delivered)", thousands(r.Steps))
 	row("", "longest schedule (steps)", fmt.Sprint(r.MaxDepthReached))
 	row("", "cut schedules (depth budget)", thousands(r.CutSchedules))
+	if r.Dependence != "" {
+		row("", "paths blocked by sleep sets (no schedule)", thousands(r.SleepBlocked))
+	}
 	row("#IH", "incomplete histories", thousands(r.HistoriesIncomplete))
 	row("#UH", "unique histories (chronological)", thousands(r.HistoriesUnique))
 	row("#CH", "unique histories (canonical)", thousands(r.HistoriesCanonical))

@@ -80,7 +80,7 @@ func TestCheckpointKillResume(t *testing.T) {
 		args []string
 	}{
 		{"caching-spilling", []string{"check", "gossip", "--agents", "4", "--harness", "rw", "--state-caching", "on", "--visited-mem", "64KiB", "--max-schedules", "0"}},
-		{"dpor", []string{"check", "gossip", "--agents", "3", "--harness", "writes", "--strategy", "dpor", "--max-schedules", "0"}},
+		{"dpor-source", []string{"check", "gossip", "--agents", "3", "--harness", "writes", "--strategy", "dpor-source", "--max-schedules", "0"}},
 		{"exhaustive-budget", []string{"check", "gossip", "--agents", "3", "--harness", "writes", "--max-schedules", "9000"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -27,6 +27,7 @@ type checkReport struct {
 	Steps                    int64          `json:"steps"`
 	MaxDepthReached          int            `json:"max_depth_reached"`
 	CutSchedules             int64          `json:"cut_schedules"`
+	SleepBlocked             int64          `json:"sleep_blocked"`
 	HistoriesIncomplete      int64          `json:"histories_incomplete"`
 	HistoriesUnique          int64          `json:"histories_unique"`
 	HistoriesCanonical       int64          `json:"histories_canonical"`
@@ -68,6 +69,7 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		Steps:                    st.Steps,
 		MaxDepthReached:          st.MaxDepth,
 		CutSchedules:             st.Cut,
+		SleepBlocked:             st.SleepBlocked,
 		HistoriesIncomplete:      st.Incomplete,
 		HistoriesUnique:          st.Unique,
 		HistoriesCanonical:       st.Canonical,

@@ -1,0 +1,154 @@
+package dpor
+
+// Wakeup trees (Abdulla, Aronis, Jonsson and Sagonas, "Source sets: a foundation for
+// optimal dynamic partial order reduction", JACM 2017, §6.2): the ordered trees of event
+// sequences that optimal DPOR must explore from a state, so that each reversed race is
+// explored along a sequence that reverses it, never one a sleep set would block.
+
+// witem is one event of a wakeup sequence.
+type witem struct {
+	// info is what the event did where the race analysis saw it (Clock and Before are
+	// not kept).
+	info StepInfo
+	// sender is the identity of the event whose step sent this one, 0 when none did: a
+	// step happens before the steps that deliver what it sent.
+	sender uint64
+}
+
+// item makes the wakeup item of the step taken at path index k.
+func item(nodes []Node, k int) witem {
+	st := nodes[k].Step()
+	it := witem{info: StepInfo{Event: st.Event, Invokes: st.Invokes, Returns: st.Returns, Answers: st.Answers}}
+	if p := st.Event.Parent; p >= 0 {
+		it.sender = nodes[p].Step().Event.ID
+	}
+	return it
+}
+
+// wnode is a node of a wakeup tree: the event leading to it, and its children in order.
+type wnode struct {
+	item     witem
+	children []*wnode
+}
+
+// seq is a wakeup sequence during an insertion: its items, which happen before which
+// (before[j] holds the positions i < j whose item happens before item j, transitively,
+// within the sequence), and which have been matched already (gone).
+type seq struct {
+	items  []witem
+	before []Set
+	gone   Set
+	left   int
+}
+
+// reset makes s the sequence items, computing happens-before within it by dep.
+func (s *seq) reset(items []witem, dep func(a, b *witem) bool) {
+	s.items = items
+	for len(s.before) < len(items) {
+		s.before = append(s.before, Set{})
+	}
+	s.before = s.before[:len(items)]
+	for j := range items {
+		b := &s.before[j]
+		b.Clear()
+		for i := j - 1; i >= 0; i-- {
+			if b.Has(i) {
+				continue
+			}
+			if items[j].sender == items[i].info.Event.ID || dep(&items[i], &items[j]) {
+				b.Add(i)
+				b.Union(&s.before[i])
+			}
+		}
+	}
+	s.gone.Clear()
+	s.left = len(items)
+}
+
+// find returns the position of the event id among the items not gone, or −1.
+func (s *seq) find(id uint64) int {
+	for j := range s.items {
+		if !s.gone.Has(j) && s.items[j].info.Event.ID == id {
+			return j
+		}
+	}
+	return -1
+}
+
+// initial reports whether the item at position j is an initial of what is left: no item
+// left before it happens before it. Items gone were initials when they went, so nothing
+// left happens before them and no chain passes through them.
+func (s *seq) initial(j int) bool {
+	for i := 0; i < j; i++ {
+		if !s.gone.Has(i) && s.before[j].Has(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// independent reports whether x happens before none of the items left: x is a weak
+// initial of them without being one of them.
+func (s *seq) independent(x *witem, dep func(a, b *witem) bool) bool {
+	for j := range s.items {
+		if !s.gone.Has(j) && dep(x, &s.items[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// weakInitial reports whether x is a weak initial of what is left (WI of the paper):
+// an initial of it, or independent of all of it.
+func (s *seq) weakInitial(x *witem, dep func(a, b *witem) bool) bool {
+	if j := s.find(x.info.Event.ID); j >= 0 {
+		return s.initial(j)
+	}
+	return s.independent(x, dep)
+}
+
+// insert adds the sequence s to the wakeup tree under root (insert[E](w, B) of the
+// paper): it follows, from the root, the first child whose event is a weak initial of
+// what is left of s, removing it from s when it is one of its events. Reaching a leaf
+// other than the root means the tree already holds a sequence that covers s; reaching a
+// node none of whose children fits, what is left of s becomes that node's last child. It
+// reports whether the tree grew.
+func (s *seq) insert(root *wnode, dep func(a, b *witem) bool) bool {
+	n := root
+	for {
+		if len(n.children) == 0 && n != root {
+			return false
+		}
+		if s.left == 0 {
+			return false
+		}
+		var next *wnode
+		for _, c := range n.children {
+			if j := s.find(c.item.info.Event.ID); j >= 0 {
+				if s.initial(j) {
+					s.gone.Add(j)
+					s.left--
+					next = c
+					break
+				}
+				continue
+			}
+			if s.independent(&c.item, dep) {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			for j := range s.items {
+				if s.gone.Has(j) {
+					continue
+				}
+				c := &wnode{item: s.items[j]}
+				n.children = append(n.children, c)
+				n = c
+			}
+			return true
+		}
+		n = next
+	}
+}
