@@ -41,28 +41,41 @@ type seq struct {
 	left   int
 }
 
-// reset makes s the sequence items, computing happens-before within it by dep.
-func (s *seq) reset(items []witem, dep func(a, b *witem) bool) {
-	s.items = items
-	for len(s.before) < len(items) {
+// fromPath makes s the sequence of the steps of the path at the indices idx, then last:
+// the steps keep the happens-before of the path among them (a chain between two of them
+// through a step not in idx would put that step in the sequence too, see reverse), and
+// last — which runs in the sequence where it did not on the path — happens after the
+// steps it depends on or that sent it, and what happens before those.
+func (s *seq) fromPath(nodes []Node, idx []int, last witem, dep func(a, b *witem) bool) {
+	s.items = s.items[:0]
+	for _, k := range idx {
+		s.items = append(s.items, item(nodes, k))
+	}
+	s.items = append(s.items, last)
+	for len(s.before) < len(s.items) {
 		s.before = append(s.before, Set{})
 	}
-	s.before = s.before[:len(items)]
-	for j := range items {
-		b := &s.before[j]
+	s.before = s.before[:len(s.items)]
+	for j, k := range idx {
+		b, pb := &s.before[j], &nodes[k].Step().Before
 		b.Clear()
-		for i := j - 1; i >= 0; i-- {
-			if b.Has(i) {
-				continue
-			}
-			if items[j].sender == items[i].info.Event.ID || dep(&items[i], &items[j]) {
+		for i := 0; i < j; i++ {
+			if pb.Has(idx[i]) {
 				b.Add(i)
-				b.Union(&s.before[i])
 			}
 		}
 	}
+	j := len(idx)
+	b := &s.before[j]
+	b.Clear()
+	for i := j - 1; i >= 0; i-- {
+		if !b.Has(i) && (last.sender == s.items[i].info.Event.ID || dep(&s.items[i], &s.items[j])) {
+			b.Add(i)
+			b.Union(&s.before[i])
+		}
+	}
 	s.gone.Clear()
-	s.left = len(items)
+	s.left = len(s.items)
 }
 
 // find returns the position of the event id among the items not gone, or −1.
