@@ -63,9 +63,9 @@ type optimal struct {
 	// steps below it are those of the schedule that ended last.
 	fresh int
 
-	vidx []int // the path indices of the reversal being built, but its last step
+	vidx []int    // the path indices of the reversal being built, but its last step
+	last StepInfo // its last step
 	sq   seq
-	slp  []witem
 }
 
 func (s *optimal) Name() string { return "dpor" }
@@ -78,9 +78,6 @@ func (s *optimal) Stateful() Revisiter { return StatefulDPOR(s.dep) }
 // Lost reports how many events of wakeup trees could not be explored where the tree put
 // them (see Optimal): 0 under the actor relation, which the oracle tests check.
 func (s *optimal) Lost() int64 { return s.lost }
-
-// depends is dep on wakeup items.
-func (s *optimal) depends(a, b *witem) bool { return s.dep.Dependent(&a.info, &b.info) }
 
 func (s *optimal) Arrive(p Path) {
 	nodes := p.Nodes()
@@ -99,7 +96,7 @@ func (s *optimal) Arrive(p Path) {
 	if n > 0 {
 		s.before(nodes, n-1)
 		inheritSleep(nodes, s.dep)
-		if t := s.taken[n-1]; t != nil && t.item.info.Event.ID == nodes[n-1].Step().Event.ID {
+		if t := s.taken[n-1]; t != nil && t.info.Event.ID == nodes[n-1].Step().Event.ID {
 			root = t
 		}
 		s.taken[n-1] = nil
@@ -110,7 +107,7 @@ func (s *optimal) Arrive(p Path) {
 		for k := range top.Enabled {
 			if !top.Sleep.Has(k) {
 				c := &s.own[n][1]
-				*c = wnode{item: witem{info: StepInfo{Event: top.Enabled[k], Invokes: top.Enabled[k].Kind == Request}}, children: c.children[:0]}
+				*c = wnode{info: StepInfo{Event: top.Enabled[k], Invokes: top.Enabled[k].Kind == Request}, children: c.children[:0]}
 				root.children = append(root.children, c)
 				break
 			}
@@ -130,7 +127,7 @@ func (s *optimal) Pick(p Path) (int, bool) {
 		c := root.children[0]
 		root.children[0] = nil
 		root.children = root.children[1:]
-		k := node.Find(c.item.info.Event.ID)
+		k := node.Find(c.info.Event.ID)
 		if k < 0 || node.Done.Has(k) || node.Sleep.Has(k) {
 			s.lost++
 			continue
@@ -179,21 +176,24 @@ func (s *optimal) reverse(nodes []Node, e, d, n int) {
 			s.vidx = append(s.vidx, k)
 		}
 	}
-	s.sq.fromPath(nodes, s.vidx, s.reversed(nodes, e, d), s.depends)
+	s.reversed(nodes, e, d)
+	var sender uint64
+	if p := s.last.Event.Parent; p >= 0 {
+		sender = nodes[p].Step().Event.ID
+	}
+	s.sq.fromPath(nodes, s.vidx, &s.last, sender, s.dep)
 	pre := &nodes[e]
-	s.slp = s.slp[:0]
-	for _, c := range pre.SleepInfo {
-		s.slp = append(s.slp, witem{info: c})
-	}
-	for _, c := range pre.Tried[:len(pre.Tried)-1] {
-		s.slp = append(s.slp, witem{info: c})
-	}
-	for i := range s.slp {
-		if s.sq.weakInitial(&s.slp[i], s.depends) {
+	for i := range pre.SleepInfo {
+		if s.sq.weakInitial(&pre.SleepInfo[i], s.dep) {
 			return
 		}
 	}
-	s.sq.insert(s.roots[e], s.depends)
+	for i := range pre.Tried[:len(pre.Tried)-1] {
+		if s.sq.weakInitial(&pre.Tried[i], s.dep) {
+			return
+		}
+	}
+	s.sq.insert(s.roots[e], s.dep)
 }
 
 // sameChannel reports whether a and b are messages of one FIFO channel: the later can
@@ -202,29 +202,24 @@ func sameChannel(a, b *Event) bool {
 	return a.FIFO && b.FIFO && a.From == b.From && a.To == b.To
 }
 
-// reversed makes the wakeup item of step d run before step e, its race. At another
+// reversed sets s.last to step d as it runs before step e, its race. At another
 // receiver than e's, d runs in the state it ran in: it does what it did. At e's receiver
 // it runs before e, and what it returns and answers there is known only if it was tried
 // from the state before e; otherwise what it did after e stands in for it (the same
 // approximation source-set DPOR makes when it computes the initials of a reversal).
-func (s *optimal) reversed(nodes []Node, e, d int) witem {
-	it := item(nodes, d)
-	if !s.dep.NeedsReturns() || nodes[e].Step().Event.To != it.info.Event.To {
-		return it
+func (s *optimal) reversed(nodes []Node, e, d int) {
+	st := nodes[d].Step()
+	s.last = StepInfo{Event: st.Event, Invokes: st.Invokes, Returns: st.Returns, Answers: st.Answers}
+	if !s.dep.NeedsReturns() || nodes[e].Step().Event.To != st.Event.To {
+		return
 	}
 	pre := &nodes[e]
-	id := it.info.Event.ID
-	for _, c := range pre.Tried[:len(pre.Tried)-1] {
-		if c.Event.ID == id {
-			it.info.Returns, it.info.Answers = c.Returns, c.Answers
-			return it
+	for _, tried := range [][]StepInfo{pre.Tried[:len(pre.Tried)-1], pre.SleepInfo} {
+		for i := range tried {
+			if c := &tried[i]; c.Event.ID == st.Event.ID {
+				s.last.Returns, s.last.Answers = c.Returns, c.Answers
+				return
+			}
 		}
 	}
-	for _, c := range pre.SleepInfo {
-		if c.Event.ID == id {
-			it.info.Returns, it.info.Answers = c.Returns, c.Answers
-			return it
-		}
-	}
-	return it
 }

@@ -5,37 +5,19 @@ package dpor
 // sequences that optimal DPOR must explore from a state, so that each reversed race is
 // explored along a sequence that reverses it, never one a sleep set would block.
 
-// witem is one event of a wakeup sequence.
-type witem struct {
-	// info is what the event did where the race analysis saw it (Clock and Before are
-	// not kept).
-	info StepInfo
-	// sender is the identity of the event whose step sent this one, 0 when none did: a
-	// step happens before the steps that deliver what it sent.
-	sender uint64
-}
-
-// item makes the wakeup item of the step taken at path index k.
-func item(nodes []Node, k int) witem {
-	st := nodes[k].Step()
-	it := witem{info: StepInfo{Event: st.Event, Invokes: st.Invokes, Returns: st.Returns, Answers: st.Answers}}
-	if p := st.Event.Parent; p >= 0 {
-		it.sender = nodes[p].Step().Event.ID
-	}
-	return it
-}
-
-// wnode is a node of a wakeup tree: the event leading to it, and its children in order.
+// wnode is a node of a wakeup tree: what the event leading to it did where the race
+// analysis saw it (Clock and Before are not kept), and its children in order.
 type wnode struct {
-	item     witem
+	info     StepInfo
 	children []*wnode
 }
 
-// seq is a wakeup sequence during an insertion: its items, which happen before which
-// (before[j] holds the positions i < j whose item happens before item j, transitively,
-// within the sequence), and which have been matched already (gone).
+// seq is a wakeup sequence during an insertion: its steps (on the path, or the reversed
+// step), which happen before which (before[j] holds the positions i < j whose step
+// happens before step j, transitively, within the sequence), and which have been matched
+// already (gone).
 type seq struct {
-	items  []witem
+	steps  []*StepInfo
 	before []Set
 	gone   Set
 	left   int
@@ -45,17 +27,18 @@ type seq struct {
 // the steps keep the happens-before of the path among them (a chain between two of them
 // through a step not in idx would put that step in the sequence too, see reverse), and
 // last — which runs in the sequence where it did not on the path — happens after the
-// steps it depends on or that sent it, and what happens before those.
-func (s *seq) fromPath(nodes []Node, idx []int, last witem, dep func(a, b *witem) bool) {
-	s.items = s.items[:0]
+// steps it depends on or that sent it (sender, the identity of the event whose step sent
+// it; 0 for none), and what happens before those.
+func (s *seq) fromPath(nodes []Node, idx []int, last *StepInfo, sender uint64, dep Dependence) {
+	s.steps = s.steps[:0]
 	for _, k := range idx {
-		s.items = append(s.items, item(nodes, k))
+		s.steps = append(s.steps, nodes[k].Step())
 	}
-	s.items = append(s.items, last)
-	for len(s.before) < len(s.items) {
+	s.steps = append(s.steps, last)
+	for len(s.before) < len(s.steps) {
 		s.before = append(s.before, Set{})
 	}
-	s.before = s.before[:len(s.items)]
+	s.before = s.before[:len(s.steps)]
 	for j, k := range idx {
 		b, pb := &s.before[j], &nodes[k].Step().Before
 		b.Clear()
@@ -69,27 +52,27 @@ func (s *seq) fromPath(nodes []Node, idx []int, last witem, dep func(a, b *witem
 	b := &s.before[j]
 	b.Clear()
 	for i := j - 1; i >= 0; i-- {
-		if !b.Has(i) && (last.sender == s.items[i].info.Event.ID || dep(&s.items[i], &s.items[j])) {
+		if !b.Has(i) && (sender == s.steps[i].Event.ID || dep.Dependent(s.steps[i], last)) {
 			b.Add(i)
 			b.Union(&s.before[i])
 		}
 	}
 	s.gone.Clear()
-	s.left = len(s.items)
+	s.left = len(s.steps)
 }
 
-// find returns the position of the event id among the items not gone, or −1.
+// find returns the position of the event id among the steps not gone, or −1.
 func (s *seq) find(id uint64) int {
-	for j := range s.items {
-		if !s.gone.Has(j) && s.items[j].info.Event.ID == id {
+	for j, st := range s.steps {
+		if st.Event.ID == id && !s.gone.Has(j) {
 			return j
 		}
 	}
 	return -1
 }
 
-// initial reports whether the item at position j is an initial of what is left: no item
-// left before it happens before it. Items gone were initials when they went, so nothing
+// initial reports whether the step at position j is an initial of what is left: no step
+// left before it happens before it. Steps gone were initials when they went, so nothing
 // left happens before them and no chain passes through them.
 func (s *seq) initial(j int) bool {
 	for i := 0; i < j; i++ {
@@ -100,11 +83,11 @@ func (s *seq) initial(j int) bool {
 	return true
 }
 
-// independent reports whether x happens before none of the items left: x is a weak
+// independent reports whether x happens before none of the steps left: x is a weak
 // initial of them without being one of them.
-func (s *seq) independent(x *witem, dep func(a, b *witem) bool) bool {
-	for j := range s.items {
-		if !s.gone.Has(j) && dep(x, &s.items[j]) {
+func (s *seq) independent(x *StepInfo, dep Dependence) bool {
+	for j, st := range s.steps {
+		if !s.gone.Has(j) && dep.Dependent(x, st) {
 			return false
 		}
 	}
@@ -113,8 +96,8 @@ func (s *seq) independent(x *witem, dep func(a, b *witem) bool) bool {
 
 // weakInitial reports whether x is a weak initial of what is left (WI of the paper):
 // an initial of it, or independent of all of it.
-func (s *seq) weakInitial(x *witem, dep func(a, b *witem) bool) bool {
-	if j := s.find(x.info.Event.ID); j >= 0 {
+func (s *seq) weakInitial(x *StepInfo, dep Dependence) bool {
+	if j := s.find(x.Event.ID); j >= 0 {
 		return s.initial(j)
 	}
 	return s.independent(x, dep)
@@ -126,7 +109,7 @@ func (s *seq) weakInitial(x *witem, dep func(a, b *witem) bool) bool {
 // other than the root means the tree already holds a sequence that covers s; reaching a
 // node none of whose children fits, what is left of s becomes that node's last child. It
 // reports whether the tree grew.
-func (s *seq) insert(root *wnode, dep func(a, b *witem) bool) bool {
+func (s *seq) insert(root *wnode, dep Dependence) bool {
 	n := root
 	for {
 		if len(n.children) == 0 && n != root {
@@ -137,7 +120,7 @@ func (s *seq) insert(root *wnode, dep func(a, b *witem) bool) bool {
 		}
 		var next *wnode
 		for _, c := range n.children {
-			if j := s.find(c.item.info.Event.ID); j >= 0 {
+			if j := s.find(c.info.Event.ID); j >= 0 {
 				if s.initial(j) {
 					s.gone.Add(j)
 					s.left--
@@ -146,17 +129,18 @@ func (s *seq) insert(root *wnode, dep func(a, b *witem) bool) bool {
 				}
 				continue
 			}
-			if s.independent(&c.item, dep) {
+			if s.independent(&c.info, dep) {
 				next = c
 				break
 			}
 		}
 		if next == nil {
-			for j := range s.items {
+			for j, st := range s.steps {
 				if s.gone.Has(j) {
 					continue
 				}
-				c := &wnode{item: s.items[j]}
+				c := &wnode{info: *st}
+				c.info.Clock, c.info.Before = nil, Set{}
 				n.children = append(n.children, c)
 				n = c
 			}
