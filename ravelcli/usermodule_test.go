@@ -13,87 +13,25 @@ import (
 	"github.com/ravelmc/ravel/internal/usermod"
 )
 
-// The throwaway user module of TestUserModule: its own protocol (a primary-backup
-// register whose primary answers a write before the backup has it) and the 5-line main
-// the package documentation promises.
-const (
-	userMain = `package main
-
-import "github.com/ravelmc/ravel/ravelcli"
-
-func main() { ravelcli.Main(ravelcli.Systems(lazyBackup)) }
-`
-	userProtocol = `package main
-
-import (
-	"fmt"
-
-	"github.com/ravelmc/ravel/model"
-	"github.com/ravelmc/ravel/ravelcli"
-	"github.com/ravelmc/ravel/specs"
-)
-
-// Store is one copy of the register: n0 the primary, n1 the backup.
-type Store struct{ Value int }
-
-// Update tells the backup the new value.
-type Update struct{ Value int }
-
-func (s *Store) Receive(ctx *model.Ctx, env model.Envelope) {
-	switch m := env.Msg.(type) {
-	case model.Request[specs.RegisterInput]:
-		if m.Input.Write {
-			s.Value = m.Input.Value
-			ctx.Send(1, Update{Value: m.Input.Value})
-			ctx.Respond(m.ID, specs.WriteOK()) // before the backup has it
-			return
-		}
-		ctx.Respond(m.ID, specs.ReadOK(s.Value))
-	case Update:
-		s.Value = m.Value
-	}
-}
-
-// lazyBackup reads at the primary (clean) or at the backup (a stale read).
-var lazyBackup = ravelcli.System{
-	Name:      "lazy-backup",
-	Summary:   "a primary-backup register that answers writes before the backup has them",
-	Harnesses: []string{"read-primary", "read-backup"},
-	Agents:    2,
-	Build: func(c ravelcli.Config) (model.System, error) {
-		if c.Agents != 2 {
-			return model.System{}, fmt.Errorf("lazy-backup has 2 agents, got %d", c.Agents)
-		}
-		reader := map[string]model.ID{"read-primary": 0, "read-backup": 1}
-		at, ok := reader[c.Harness]
-		if !ok {
-			return model.System{}, fmt.Errorf("unknown harness %q (valid: read-primary, read-backup)", c.Harness)
-		}
-		return model.System{
-			Name:   "lazy-backup",
-			Actors: []model.Actor{&Store{}, &Store{}},
-			Harness: model.Clients(specs.Register(),
-				model.Calls(0, specs.Write(1)),
-				model.Calls(at, specs.Read()),
-			),
-		}, nil
-	},
-}
-`
-)
-
-// buildUserModule writes the throwaway module under dir (usermod.Write: a replace to
-// this repository) and builds its command.
+// buildUserModule writes the user's module of docs/user-guide.md (usermod's fixture
+// lazybackup: its own protocol in its own package, and a main on ravelcli — the package
+// clause, two imports and one line) under dir, with a replace to this repository, and
+// builds its command.
 func buildUserModule(t *testing.T, dir string) string {
 	t.Helper()
-	if n := strings.Count(strings.TrimSpace(userMain), "\n") + 1; n != 5 {
-		t.Errorf("the user's main has %d lines, want 5", n)
+	files, err := usermod.Fixture("lazybackup")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := usermod.Write(dir, "example.com/lazybackup", map[string]string{"main.go": userMain, "protocol.go": userProtocol}); err != nil {
+	main := files["cmd/lazybackup/main.go"]
+	if n := strings.Count(strings.TrimSpace(main), "\n") + 1; n > 6 || !strings.Contains(main, "func main() { ravelcli.Main(ravelcli.Systems(lazybackup.System)) }") {
+		t.Errorf("the user's main has %d lines, want at most 6 with a one-line func main calling ravelcli.Main:\n%s", n, main)
+	}
+	if err := usermod.Write(dir, "example.com/lazybackup", files); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "lazybackup")
-	if out, code, err := usermod.Go(dir, "build", "-o", bin, "."); err != nil || code != 0 {
+	if out, code, err := usermod.Go(dir, "build", "-o", bin, "./cmd/lazybackup"); err != nil || code != 0 {
 		t.Fatalf("go build in the user module: exit %d, %v\n%s", code, err, out)
 	}
 	return bin
@@ -118,8 +56,8 @@ func runUser(t *testing.T, bin, dir string, args ...string) (code int, stdout, s
 	return code, out.String(), errb.String()
 }
 
-// TestUserModule: a user's module with its own protocol and a 5-line main on ravelcli
-// gets the command line over its system — list, check --json, check --out, replay — with
+// TestUserModule: a user's module with its own protocol and a main of one call to ravelcli
+// gets the command line over its system, the default harness being the buggy one — list, check --json, check --out, replay — with
 // cmd/ravel's exit codes, and knows none of the built-in systems.
 func TestUserModule(t *testing.T) {
 	if testing.Short() {
@@ -133,7 +71,7 @@ func TestUserModule(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("exit %d, want %d", code, exitOK)
 		}
-		if !regexp.MustCompile(`(?m)^lazy-backup +read-primary,read-backup +2 +a primary-backup`).MatchString(out) {
+		if !regexp.MustCompile(`(?m)^lazy-backup +backup-read,primary-read +2 +a primary-backup`).MatchString(out) {
 			t.Errorf("list does not show lazy-backup with its harnesses and agents:\n%s", out)
 		}
 		if strings.Contains(out, "register-buggy") {
@@ -142,7 +80,7 @@ func TestUserModule(t *testing.T) {
 	})
 
 	t.Run("check clean", func(t *testing.T) {
-		code, out, stderr := runUser(t, bin, dir, "check", "lazy-backup", "--json")
+		code, out, stderr := runUser(t, bin, dir, "check", "lazy-backup", "--harness", "primary-read", "--json")
 		if code != exitOK {
 			t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitOK, stderr)
 		}
@@ -150,15 +88,15 @@ func TestUserModule(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("check --json: %v\n%s", err, out)
 		}
-		if r.System != "lazy-backup" || r.Harness != "read-primary" || !r.Complete || r.Nonlinearizable != 0 || r.FirstViolation != nil || r.Schedules == 0 {
-			t.Errorf("report: system %q harness %q complete %v nonlinearizable %d schedules %d violation %v, want lazy-backup read-primary, complete, no violation",
+		if r.System != "lazy-backup" || r.Harness != "primary-read" || !r.Complete || r.Nonlinearizable != 0 || r.FirstViolation != nil || r.Schedules == 0 {
+			t.Errorf("report: system %q harness %q complete %v nonlinearizable %d schedules %d violation %v, want lazy-backup primary-read, complete, no violation",
 				r.System, r.Harness, r.Complete, r.Nonlinearizable, r.Schedules, r.FirstViolation != nil)
 		}
 	})
 
 	saved := filepath.Join(dir, "stale.json")
 	t.Run("check violation", func(t *testing.T) {
-		code, out, stderr := runUser(t, bin, dir, "check", "lazy-backup", "--harness", "read-backup", "--json", "--out", saved)
+		code, out, stderr := runUser(t, bin, dir, "check", "lazy-backup", "--json", "--out", saved)
 		if code != exitViolation {
 			t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitViolation, stderr)
 		}
@@ -180,7 +118,7 @@ func TestUserModule(t *testing.T) {
 		if code != exitViolation {
 			t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitViolation, stderr)
 		}
-		for _, want := range []string{"(lazy-backup, harness read-backup, agents 2)", "the replay gives the same history as the saved violation", "VIOLATION: the history is not linearizable"} {
+		for _, want := range []string{"(lazy-backup, harness backup-read, agents 2)", "the replay gives the same history as the saved violation", "VIOLATION: the history is not linearizable"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("replay output lacks %q:\n%s", want, out)
 			}
@@ -198,8 +136,8 @@ func TestUserModule(t *testing.T) {
 		want string
 	}{
 		{"unknown system", []string{"check", "register"}, `unknown system "register" (valid: lazy-backup)`},
-		{"unknown harness", []string{"check", "lazy-backup", "--harness", "2r1w"}, `unknown harness "2r1w"`},
-		{"bad agents", []string{"check", "lazy-backup", "--agents", "3"}, "lazy-backup has 2 agents, got 3"},
+		{"unknown harness", []string{"check", "lazy-backup", "--harness", "2r1w"}, `harness "2r1w", 2 agents: want backup-read or primary-read, and 2 agents`},
+		{"bad agents", []string{"check", "lazy-backup", "--agents", "3"}, `harness "backup-read", 3 agents: want`},
 		{"unknown flag", []string{"check", "lazy-backup", "--no-such-flag"}, "flag provided but not defined"},
 		{"built-in counterexample", []string{"replay", builtin}, `unknown system "register-buggy" (valid: lazy-backup)`},
 		{"missing file", []string{"replay", filepath.Join(dir, "absent.json")}, "absent.json"},

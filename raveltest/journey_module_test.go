@@ -1,7 +1,6 @@
 package raveltest_test
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +9,10 @@ import (
 	"github.com/ravelmc/ravel/internal/usermod"
 )
 
-// TestJourneyModule walks docs/user-guide.md's journey for real: testdata/journey — the
-// guide's protocol, its test and its command, whose snippets TestGoSnippetsCompiled
-// (cmd/ravel) finds in these files — becomes a module of its own with a replace to this
-// repository. Its go test fails with the history and saves the counterexample; the next
+// TestJourneyModule walks docs/user-guide.md's journey for real: the guide's module
+// (internal/usermod/testdata/lazybackup: the protocol, its test and its command, whose
+// snippets TestGoSnippetsCompiled in cmd/ravel finds in these files) becomes a module of
+// its own with a replace to this repository. Its go test fails with the history and saves the counterexample; the next
 // go test replays it first; the user's own command replays the saved file (found under a
 // generated workload, by a test that names no harness) and draws it as an HTML report.
 func TestJourneyModule(t *testing.T) {
@@ -21,20 +20,7 @@ func TestJourneyModule(t *testing.T) {
 		t.Skip("builds and tests a module of its own; skipped with -short")
 	}
 	dir := t.TempDir()
-	files := map[string]string{}
-	src := filepath.Join("testdata", "journey")
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		files[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
+	files, err := usermod.Fixture("lazybackup")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,8 +67,8 @@ func TestJourneyModule(t *testing.T) {
 	// The user's command knows their system, replays the test's file and draws it.
 	bin := filepath.Join(dir, "lazybackup-cli")
 	step(t, 0, nil, "go", "build", "-o", bin, "./cmd/lazybackup")
-	step(t, 0, []string{"lazy-backup", "w1-r1"}, bin, "list")
-	step(t, 1, []string{"(lazy-backup, harness w1-r1, agents 2)", "the replay gives the same history as the saved violation", "VIOLATION"},
+	step(t, 0, []string{"lazy-backup", "backup-read,primary-read"}, bin, "list")
+	step(t, 1, []string{"(lazy-backup, harness backup-read, agents 2)", "the replay gives the same history as the saved violation", "VIOLATION"},
 		bin, "replay", saved[0], "--html", "report.html")
 	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	for _, want := range []string{"<title>ravel replay", "lazy-backup", "Request{c0.0"} {

@@ -14,8 +14,9 @@ var snippetDocs = []string{"README.md", "docs/user-guide.md"}
 
 // TestGoSnippetsCompiled: every ```go block of snippetDocs is, line for line (indentation
 // aside, in order), part of a Go file of the repository that go test compiles — a
-// package's, or raveltest/testdata/journey's, the user's module that raveltest's
-// TestJourneyModule builds and tests — so a snippet cannot drift from code that builds.
+// package's, or one of internal/usermod/testdata's modules, which ravelcli's
+// TestUserModule and raveltest's TestJourneyModule build and run — so a snippet cannot
+// drift from code that builds.
 // The test names the block and its first line found nowhere.
 func TestGoSnippetsCompiled(t *testing.T) {
 	root := filepath.Join("..", "..")
@@ -25,7 +26,7 @@ func TestGoSnippetsCompiled(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") && path != filepath.Join(root, "raveltest", "testdata") {
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") && path != filepath.Join(root, "internal", "usermod", "testdata") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") {

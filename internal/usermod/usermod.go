@@ -1,11 +1,13 @@
 // Package usermod builds throwaway Go modules that use Ravel the way a user's module does —
 // through a require with a replace to this repository — for the tests of the user's
-// journey (ravelcli's 5-line main, raveltest in a user's package).
+// journey. testdata/lazybackup is docs/user-guide.md's module: a protocol, its failing
+// test, and a main of one call to ravelcli.
 package usermod
 
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,6 +67,36 @@ func Write(dir, module string, files map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// Fixture reads the module under this package's testdata/name — its files by their
+// slash-separated paths, for Write.
+func Fixture(name string) (map[string]string, error) {
+	root, err := Root()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, "internal", "usermod", "testdata", name)
+	files := map[string]string{}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("usermod: no fixture %s in %s", name, dir)
+	}
+	return files, err
 }
 
 // Env is the environment go commands run with in a module of Write: no workspace, and

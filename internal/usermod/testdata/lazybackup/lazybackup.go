@@ -1,6 +1,7 @@
 // Package lazybackup is the user's module of docs/user-guide.md: a primary-backup register
-// whose primary answers a write before its backup has it. raveltest's TestJourneyModule
-// builds it as a module of its own and runs its test and its command.
+// whose primary answers a write before its backup has it, its test, and (cmd/lazybackup)
+// its command line. ravelcli's TestUserModule and raveltest's TestJourneyModule build it
+// as a module of its own (internal/usermod) and run them.
 package lazybackup
 
 import (

@@ -8,23 +8,26 @@ import (
 	"github.com/ravelmc/ravel/specs"
 )
 
-// System is lazy-backup for the command line: a name, the harnesses Build knows (the
-// default first), the default number of agents, and Build.
+// System is lazy-backup for the command line: client c0 writes at the primary n0, and c1
+// reads at the backup n1 (backup-read: the stale read) or at the primary (primary-read:
+// linearizable).
 var System = ravelcli.System{
 	Name:      "lazy-backup",
 	Summary:   "a primary-backup register that answers a write before its backup has it",
-	Harnesses: []string{"w1-r1"},
+	Harnesses: []string{"backup-read", "primary-read"},
 	Agents:    2,
 	Build: func(c ravelcli.Config) (model.System, error) {
-		if c.Harness != "w1-r1" || c.Agents != 2 {
-			return model.System{}, fmt.Errorf("lazy-backup has the harness w1-r1 and 2 agents, got %q and %d", c.Harness, c.Agents)
+		readAt := map[string]model.ID{"backup-read": 1, "primary-read": 0}
+		at, ok := readAt[c.Harness]
+		if !ok || c.Agents != 2 {
+			return model.System{}, fmt.Errorf("lazy-backup: harness %q, %d agents: want backup-read or primary-read, and 2 agents", c.Harness, c.Agents)
 		}
 		return model.System{
 			Name:   "lazy-backup",
 			Actors: []model.Actor{&Store{}, &Store{}},
 			Harness: model.Clients(specs.Register(),
 				model.Calls(0, specs.Write(1)),
-				model.Calls(1, specs.Read()),
+				model.Calls(at, specs.Read()),
 			),
 		}, nil
 	},
