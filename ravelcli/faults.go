@@ -2,7 +2,6 @@ package ravelcli
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
@@ -71,15 +70,7 @@ type faultsJSON = report.Faults
 func faultsInfo(sys *model.System) *faultsJSON { return report.FaultsOf(sys) }
 
 // minimizedNote says how the reported schedule relates to the one found.
-func minimizedNote(v *explorer.Violation) string {
-	switch {
-	case v.OriginalSteps == 0:
-		return ""
-	case !v.Minimized:
-		return fmt.Sprintf("; shrunk from %d steps, minimization interrupted", v.OriginalSteps)
-	}
-	return fmt.Sprintf("; minimized from %d steps to %d", v.OriginalSteps, len(v.Steps))
-}
+func minimizedNote(v *explorer.Violation) string { return report.MinimizedNote(v) }
 
 // faultList describes the faults for ravel list.
 var faultList = [][2]string{

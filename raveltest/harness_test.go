@@ -5,10 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/raveltest"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/specs"
+	"github.com/ravelmc/ravel/systems/register"
+	"github.com/ravelmc/ravel/wgl"
 )
 
 // TestSavedFileRecordsItsHarness: a saved counterexample says which harness it was found
@@ -50,5 +54,47 @@ func TestSavedFileRecordsItsHarness(t *testing.T) {
 	raveltest.Check(r, cellSystem(true), raveltest.Dir(dir), raveltest.ReplayOnly())
 	if len(r.errors) != 1 || !strings.Contains(r.errors[0], "still fails") {
 		t.Errorf("errors %q, want one saying the saved counterexample still fails", r.errors)
+	}
+}
+
+// TestSavedFileIsMinimized: by default the saved schedule is the shrunk one, which still
+// fails when replayed (the oracle: a stateless replay judged by the checker);
+// Minimize(false) saves it as found.
+func TestSavedFileIsMinimized(t *testing.T) {
+	sys, err := register.NewBuggy(3, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name             string
+		opts             []raveltest.Option
+		steps, foundWith int
+	}{
+		{"default", nil, 4, 7},
+		{"Minimize(false)", []raveltest.Option{raveltest.Minimize(false)}, 7, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := &recorder{TB: t}
+			raveltest.Check(r, sys, append([]raveltest.Option{raveltest.Dir(dir)}, c.opts...)...)
+			files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+			if len(files) != 1 {
+				t.Fatalf("saved %v, want one file", files)
+			}
+			f, ids, err := report.ReadFile(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ids) != c.steps || f.Violation.OriginalLength != c.foundWith {
+				t.Errorf("saved %d steps, found with %d; want %d and %d", len(ids), f.Violation.OriginalLength, c.steps, c.foundWith)
+			}
+			ex, err := explorer.Replay(sys, ids, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wgl.Check(sys.Harness.Spec().Spec, histories.Operations(sys.Harness, ex.Events)).Verdict != wgl.NotLinearizable {
+				t.Errorf("the saved schedule's history is linearizable")
+			}
+		})
 	}
 }

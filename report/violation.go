@@ -107,6 +107,19 @@ func NewViolation(sys *model.System, v *explorer.Violation) Violation {
 	}
 }
 
+// MinimizedNote says how v's reported schedule relates to the one found, for the line
+// that reports it: "" when it was not shrunk, else "; minimized from 7 steps to 4" (or
+// "; shrunk from 7 steps, minimization interrupted").
+func MinimizedNote(v *explorer.Violation) string {
+	switch {
+	case v.OriginalSteps == 0:
+		return ""
+	case !v.Minimized:
+		return fmt.Sprintf("; shrunk from %d steps, minimization interrupted", v.OriginalSteps)
+	}
+	return fmt.Sprintf("; minimized from %d steps to %d", v.OriginalSteps, len(v.Steps))
+}
+
 // NewHistory renders the history events of sys.
 func NewHistory(sys *model.System, events []histories.Event) History {
 	spec := sys.Harness.Spec()
