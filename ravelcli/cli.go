@@ -1,14 +1,16 @@
-// Command ravel checks distributed systems written as Go actors for linearizability by
-// exploring the orders in which their messages can be delivered.
+// Package ravelcli is the ravel command line over any catalog of systems: a user's own
+// main gets list, check, replay, bench, explore, lincheck and run — every flag, --json,
+// --out, --html, the exit codes — over the systems it names:
 //
-//	ravel list
-//	ravel check SYSTEM [flags]
-//	ravel replay FILE
-//	ravel bench [flags]
-//	ravel explore SYSTEM [--port N]
+//	func main() { ravelcli.Main(ravelcli.Systems(lazybackup.System)) }
 //
-// Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input,
-// 130 when interrupted (SIGINT or SIGTERM) before finding anything.
+// where lazybackup.System is a ravelcli.System: a name, the harness names, the default
+// number of agents and a Build function (docs/user-guide.md §5). cmd/ravel is
+// Main(Builtins()).
+//
+// Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input
+// (a bad catalog among them), 130 when interrupted (SIGINT or SIGTERM) before finding
+// anything; lincheck adds 3 for an unknown verdict.
 package ravelcli
 
 import (
