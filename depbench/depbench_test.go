@@ -108,7 +108,6 @@ func TestCompareAgainstDirectComparison(t *testing.T) {
 	}
 }
 
-
 func TestCompareRejects(t *testing.T) {
 	sys, _ := build(t, "register")
 	for _, tc := range []struct {
