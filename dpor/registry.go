@@ -2,6 +2,7 @@ package dpor
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 )
@@ -36,7 +37,9 @@ var registry = struct {
 //
 // The name must be non-empty, free of commas and spaces (the command line lists relations
 // separated by commas), not taken already, and the relation newDep returns must report it
-// as its Name, so that reports name the relation the user asked for. newDep is called
+// as its Name, so that reports name the relation the user asked for. Registering the same
+// relation again — the same name, doc and Go type — does nothing, so that a command line
+// that registers its relations can run twice in one process (tests). newDep is called
 // once per strategy built, so a relation may keep state of its own. It is an error, not a
 // panic, to break any of these rules: the caller decides whether a clash is fatal.
 func RegisterDependence(name, doc string, newDep func() Dependence) error {
@@ -58,9 +61,13 @@ func RegisterDependence(name, doc string, newDep func() Dependence) error {
 	registry.Lock()
 	defer registry.Unlock()
 	for _, r := range registry.list {
-		if r.Name == name {
-			return fmt.Errorf("register dependence %q: the name is taken", name)
+		if r.Name != name {
+			continue
 		}
+		if !r.Builtin && r.Doc == doc && reflect.TypeOf(r.make()) == reflect.TypeOf(d) {
+			return nil // the same relation again: a command line run twice in one process
+		}
+		return fmt.Errorf("register dependence %q: the name is taken", name)
 	}
 	registry.list = append(registry.list, DependenceInfo{Name: name, Doc: doc, make: newDep})
 	return nil

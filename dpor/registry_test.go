@@ -14,6 +14,15 @@ func (n named) Name() string                     { return string(n) }
 func (named) Dependent(a, b *dpor.StepInfo) bool { return true }
 func (named) NeedsReturns() bool                 { return false }
 func (named) NeedsKeys() bool                    { return false }
+
+// other is another type of relation.
+type other string
+
+func (o other) Name() string                     { return string(o) }
+func (other) Dependent(a, b *dpor.StepInfo) bool { return false }
+func (other) NeedsReturns() bool                 { return false }
+func (other) NeedsKeys() bool                    { return false }
+
 func newNamed(name string) func() dpor.Dependence {
 	return func() dpor.Dependence { return named(name) }
 }
@@ -78,8 +87,23 @@ func TestRegisterDependenceErrors(t *testing.T) {
 		if err := dpor.RegisterDependence("test-twice", "doc", newNamed("test-twice")); err != nil {
 			t.Fatal(err)
 		}
-		if err := dpor.RegisterDependence("test-twice", "doc", newNamed("test-twice")); err == nil || !strings.Contains(err.Error(), "taken") {
-			t.Fatalf("second registration: %v", err)
+		if err := dpor.RegisterDependence("test-twice", "doc", newNamed("test-twice")); err != nil {
+			t.Fatalf("the same relation again: %v", err)
+		}
+		if err := dpor.RegisterDependence("test-twice", "another doc", newNamed("test-twice")); err == nil || !strings.Contains(err.Error(), "taken") {
+			t.Fatalf("another relation of the same name: %v", err)
+		}
+		if err := dpor.RegisterDependence("test-twice", "doc", func() dpor.Dependence { return other("test-twice") }); err == nil || !strings.Contains(err.Error(), "taken") {
+			t.Fatalf("another type of the same name: %v", err)
+		}
+		n := 0
+		for _, name := range dpor.Dependences() {
+			if name == "test-twice" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("listed %d times", n)
 		}
 	})
 	if _, err := dpor.DependenceByName("nope"); err == nil || !strings.Contains(err.Error(), "valid: actor, history, key") {
