@@ -162,3 +162,28 @@ func TestPrint(t *testing.T) {
 		t.Errorf("JSON round trip: %s", b)
 	}
 }
+
+// TestCachedBaseline: exhaustive search with state caching gives every row the same
+// coverage as plain exhaustive search.
+func TestCachedBaseline(t *testing.T) {
+	sys, e := build(t, "register-buggy")
+	cfg := depbench.Config{Strategies: []string{"dpor", "ired"}, Dependences: []string{"actor", "history"}, MaxSchedules: explorer.Unlimited}
+	plain, err := depbench.Compare(context.Background(), sys, e.Name, e.Harnesses[0], e.Agents, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.CachedBaseline = true
+	cached, err := depbench.Compare(context.Background(), sys, e.Name, e.Harnesses[0], e.Agents, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cached.CachedBaseline || cached.Exhaustive.Canonical != plain.Exhaustive.Canonical || cached.Exhaustive.Schedules >= plain.Exhaustive.Schedules {
+		t.Errorf("cached baseline %+v, plain %+v", cached.Exhaustive, plain.Exhaustive)
+	}
+	for i := range plain.Rows {
+		p, c := plain.Rows[i], cached.Rows[i]
+		if p.Covered != c.Covered || p.ViolationsMissed != c.ViolationsMissed {
+			t.Errorf("%s/%s: covered %d, missed %d with the plain baseline; %d, %d with the cached one", p.Strategy, p.Dependence, p.Covered, p.ViolationsMissed, c.Covered, c.ViolationsMissed)
+		}
+	}
+}

@@ -19,7 +19,7 @@ func (t *Table) cells(r *Row) []string {
 		return thousands(n)
 	}
 	ratio := "-"
-	if t.Exhaustive.Schedules > 0 {
+	if t.Exhaustive.Schedules > 0 && !t.CachedBaseline {
 		ratio = fmt.Sprintf("%.3f", float64(r.Schedules)/float64(t.Exhaustive.Schedules))
 	}
 	return []string{
@@ -35,6 +35,9 @@ func (t *Table) title() string {
 	budget := "no cutoff"
 	if t.MaxSchedules > 0 {
 		budget = "cutoff " + thousands(t.MaxSchedules) + " schedules"
+	}
+	if t.CachedBaseline {
+		budget += ", exhaustive search with state caching"
 	}
 	return fmt.Sprintf("%s, harness %s, %d agents, %s", t.System, t.Harness, t.Agents, budget)
 }

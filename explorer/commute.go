@@ -53,7 +53,9 @@ type CommuteReport struct {
 // breaks its contract.
 type Counterexample struct {
 	// Kind is "asymmetric" (Dependent(a,b) ≠ Dependent(b,a)), "disables" (one of two
-	// independent steps is not enabled after the other), "state" (the two orders reach
+	// independent steps is not enabled after the other), "unstable" (the relation judges
+	// one of two independent steps differently against a third once the other has run),
+	// "state" (the two orders reach
 	// different states), "history" (they record different history events), "history-order"
 	// (the same events, but a different canonical history; only under Strict) or "failure" (one order
 	// fails and the other does not, or they fail differently).
@@ -87,7 +89,9 @@ func (c *Counterexample) Describe(sys *model.System) string {
 // every state it examines (those reachable, breadth first, within the budgets, so that a
 // counterexample comes with a shortest schedule), for
 // every pair of enabled steps a and b, that dep is symmetric on them, and, when dep calls
-// them independent, that they commute: each is still enabled after the other, and both
+// them independent, that they commute: each is still enabled after the other, the relation
+// judges each the same against every step enabled at the state whether or not the other
+// ran first (the DPOR family judges an event by what it did when explored), and both
 // orders reach the same state — actors, pending messages and timers, clients, faults —
 // and record the same history events (in the same order too, with Strict). The steps are
 // described to dep as a strategy sees them (dpor.StepInfo, keys filled in), except for the
@@ -194,7 +198,7 @@ func (c *commuter) examine(n *cnode) []outcome {
 	}
 	for i := range outs {
 		for j := i + 1; j < len(outs); j++ {
-			if msg, kind := c.pair(n, &outs[i], &outs[j], depth); kind != "" {
+			if msg, kind := c.pair(n, outs, &outs[i], &outs[j], depth); kind != "" {
 				c.rep.First = &Counterexample{
 					Kind: kind, Message: msg,
 					Schedule: deliveries(n.path), Events: slices.Clone(n.log),
@@ -209,7 +213,7 @@ func (c *commuter) examine(n *cnode) []outcome {
 
 // pair checks the contract on steps a and b from n; it returns what is wrong and its kind,
 // or "" when nothing is.
-func (c *commuter) pair(n *cnode, a, b *outcome, depth int) (string, string) {
+func (c *commuter) pair(n *cnode, outs []outcome, a, b *outcome, depth int) (string, string) {
 	c.rep.Pairs++
 	dab, dba := c.dep.Dependent(&a.info, &b.info), c.dep.Dependent(&b.info, &a.info)
 	if dab != dba {
@@ -241,6 +245,12 @@ func (c *commuter) pair(n *cnode, a, b *outcome, depth int) (string, string) {
 	case c.x.commuteKey(ab.next) != c.x.commuteKey(ba.next):
 		return "the two orders reach different states: " + c.x.stateDiff(ab.next, ba.next), "state"
 	}
+	if msg := c.unstable(outs, b, a, &ab.info, "b", "a"); msg != "" {
+		return msg, "unstable"
+	}
+	if msg := c.unstable(outs, a, b, &ba.info, "a", "b"); msg != "" {
+		return msg, "unstable"
+	}
 	hab, hba := ab.log[n.s.events:], ba.log[n.s.events:]
 	if !sameEvents(hab, hba) {
 		return fmt.Sprintf("a then b records %s; b then a records %s", c.sequence(hab), c.sequence(hba)), "history"
@@ -252,6 +262,44 @@ func (c *commuter) pair(n *cnode, a, b *outcome, depth int) (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// unstable reports how the relation judges step second differently once first, which it
+// calls independent of second, has run — late is what second does then — against some
+// step enabled at the state: "" when it judges it the same against all of them. The DPOR
+// family judges an event by what it did when it was explored (sleep sets keep that), so
+// a relation whose verdict on an event moves with the order of independent steps lets an
+// event sleep through the step that should have woken it.
+func (c *commuter) unstable(outs []outcome, second, first *outcome, late *dpor.StepInfo, sname, fname string) string {
+	for k := range outs {
+		x := &outs[k].info
+		if x == &second.info {
+			continue
+		}
+		if early, after := c.dep.Dependent(&second.info, x), c.dep.Dependent(late, x); early != after {
+			return fmt.Sprintf("%s depends on %s (%s) %v from the state but %v after %s: %s does something else after %s (%s, then %s)",
+				sname, DescribeMessage(x.Event.Msg), x.Event.Kind, early, after, fname, sname, fname, describeInfo(&second.info), describeInfo(late))
+		}
+	}
+	return ""
+}
+
+// describeInfo says what a step did that relations look at.
+func describeInfo(s *dpor.StepInfo) string {
+	var parts []string
+	if s.Invokes {
+		parts = append(parts, "invokes")
+	}
+	if s.Returns {
+		parts = append(parts, "records a response")
+	}
+	if len(s.Answers) > 0 {
+		parts = append(parts, fmt.Sprintf("answers %v", s.Answers))
+	}
+	if len(parts) == 0 {
+		return "no history effect"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // after runs second from the state first reached, if it is still enabled there.

@@ -9,6 +9,7 @@ import (
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems"
+	"github.com/ravelmc/ravel/systems/register"
 )
 
 // relation is a dependence relation made of a function, for planting broken ones.
@@ -156,4 +157,59 @@ func TestCommutationStrictCatchesActor(t *testing.T) {
 	if same {
 		t.Errorf("the two orders replay to the same history:\n%s", rep.First.Describe(&sys))
 	}
+}
+
+// TestCommutationFindsUnstableMarks: declaring two acknowledgements of one write
+// independent lets the one that completes the quorum change with the order, and with it
+// whether the step records a response — which a relation over history then judges
+// differently against a client's request.
+func TestCommutationFindsUnstableMarks(t *testing.T) {
+	acks := relation{"acks", func(a, b *dpor.StepInfo) bool {
+		_, x := a.Event.Msg.(register.WriteReplicaAck)
+		_, y := b.Event.Msg.(register.WriteReplicaAck)
+		if x && y && a.Event.To == b.Event.To {
+			return false
+		}
+		return dpor.History().Dependent(a, b)
+	}}
+	sys := buildSystem(t, "register-buggy", "")
+	rep, err := explorer.CheckCommutation(context.Background(), sys, acks, explorer.CommuteOptions{MaxStates: explorer.Unlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.First
+	if c == nil || c.Kind != "unstable" {
+		t.Fatalf("got %+v", c)
+	}
+	_, x := c.A.Msg.(register.WriteReplicaAck)
+	_, y := c.B.Msg.(register.WriteReplicaAck)
+	if !x || !y {
+		t.Fatalf("the pair is not two acknowledgements: %s", c.Describe(&sys))
+	}
+	// The oracle: replayed from scratch, the same acknowledgement records a response in
+	// one order and not in the other.
+	ab, ba := replayOrders(t, sys, c)
+	n := len(c.Events)
+	if len(ab.Events) != n+1 || len(ba.Events) != n+1 {
+		t.Fatalf("the orders record %d and %d events after %d", len(ab.Events), len(ba.Events), n)
+	}
+	abOne, err := explorer.Replay(sys, append(ids(c.Schedule), c.A.ID), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	baOne, err := explorer.Replay(sys, append(ids(c.Schedule), c.B.ID), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(abOne.Events) != n+1 || len(baOne.Events) != n+1 {
+		t.Errorf("the first acknowledgement does not complete the quorum alone: %d, %d events", len(abOne.Events), len(baOne.Events))
+	}
+}
+
+func ids(steps []explorer.Delivery) []uint64 {
+	out := make([]uint64, len(steps))
+	for i, d := range steps {
+		out[i] = d.ID
+	}
+	return out
 }
