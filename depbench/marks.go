@@ -64,7 +64,7 @@ func ShippedMarks() []any {
 // under; MarksDoc its one-line description.
 const (
 	MarksName = "marks"
-	MarksDoc  = "taPCT-style commutativity marks: history, except that two acknowledgements or votes (ShippedMarks) to one actor are independent"
+	MarksDoc  = "an experiment (docs/dependence.md), not sound: history, except that two acknowledgements or votes to one actor are independent (taPCT-style marks)"
 )
 
 // NewShippedMarks builds the marks relation over history and ShippedMarks, for
