@@ -34,7 +34,7 @@ func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
 		}
 	}
 	fmt.Fprintln(w, "\t\t\t")
-	fmt.Fprintln(w, "DEPENDENCE (--dependence)\t\t\tWHAT")
+	fmt.Fprintln(w, "DEPENDENCE\t\t\tWHAT (--dependence)")
 	for _, d := range dpor.DependenceInfos() {
 		fmt.Fprintf(w, "%s\t\t\t%s\n", d.Name, d.Doc)
 	}
