@@ -79,6 +79,9 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 		}
 		entries = append(entries, e)
 	}
+	if len(entries) == 0 {
+		return 0, usagef("bench: no systems to run (valid: %s)", c.validNames())
+	}
 	ef := exploreFlags{maxSchedules: f.maxSchedules, maxDepth: f.maxDepth, agents: f.agents, retries: f.retries, delays: f.delays, dependence: f.dependence}
 	if err := ef.validate("bench", fs); err != nil {
 		return 0, err

@@ -69,11 +69,16 @@ func TestCatalogContents(t *testing.T) {
 			}
 		})
 	}
-	var stderr bytes.Buffer
-	if code := Run([]string{"check", "register"}, &bytes.Buffer{}, &stderr); code != exitUsage {
-		t.Fatalf("check with no systems: exit %d, want %d", code, exitUsage)
-	}
-	if want := `unknown system "register" (valid: none: this command was built with no systems)`; !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	for _, c := range []struct{ args, want string }{
+		{"check register", `unknown system "register" (valid: none: this command was built with no systems)`},
+		{"bench --quiet", "bench: no systems to run (valid: none: this command was built with no systems)"},
+	} {
+		var stderr bytes.Buffer
+		if code := Run(strings.Fields(c.args), &bytes.Buffer{}, &stderr); code != exitUsage {
+			t.Fatalf("%s with no systems: exit %d, want %d", c.args, code, exitUsage)
+		}
+		if !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%s: stderr %q, want %q", c.args, stderr.String(), c.want)
+		}
 	}
 }

@@ -227,6 +227,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 // status. Whatever failed late — the run's own store (runErr), a file — is reported
 // after the report and its violation, never instead of them.
 func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res *explorer.Result, runErr error, f checkFlags, memory *memoryJSON) (int, error) {
+	info.Clients = report.Clients(sys) // what the harness does, for replay to check
 	report := newCheckReport(info, res, sys)
 	report.Memory = memory
 	var errs []error

@@ -10,7 +10,6 @@ import (
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/wgl"
-	"github.com/ravelmc/ravel/workloads"
 )
 
 func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
@@ -35,21 +34,15 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	sys, err := entry.New(Config{Agents: vf.Run.Agents, Harness: vf.Run.Harness, Retries: vf.Run.Retries})
+	sys, harness, err := replaySystem(entry, vf)
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	if vf.Run.Workload != "" {
-		if sys, _, err = workloads.Lookup(sys, vf.Run.Workload); err != nil {
-			return 0, usagef("replay: %s: %v", path, err)
-		}
-	}
-	vf.Run.Faults.ApplyTo(&sys)
 	ex, err := explorer.Replay(sys, ids, false)
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, vf.Run.Harness, vf.Run.Agents, len(ex.Steps))
+	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, harness, vf.Run.Agents, len(ex.Steps))
 	fmt.Fprintf(stdout, "\n%s", report.Text(&sys, ex.Steps, ex.Events))
 	if html != "" {
 		if err := writeReplayHTML(html, &sys, path, ex); err != nil {

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ravelmc/ravel/internal/usermod"
 )
 
 // The throwaway user module of TestUserModule: its own protocol (a primary-backup
@@ -81,51 +82,19 @@ var lazyBackup = ravelcli.System{
 `
 )
 
-// buildUserModule writes the throwaway module under dir, with a replace to this
-// repository, and builds its command. The module's requirements come from this one's:
-// its go.sum is copied and -mod=mod lets go fill in go.mod from the replaced module, so
-// the build needs no network when this module's dependencies are in the module cache
-// (as they are once this test binary was built), and the module proxy otherwise.
+// buildUserModule writes the throwaway module under dir (usermod.Write: a replace to
+// this repository) and builds its command.
 func buildUserModule(t *testing.T, dir string) string {
 	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ourMod, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	goLine := regexp.MustCompile(`(?m)^go [0-9.]+$`).Find(ourMod)
-	if goLine == nil {
-		t.Fatal("go.mod has no go line")
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		"go.mod": "module example.com/lazybackup\n\n" + string(goLine) + "\n\n" +
-			"require github.com/ravelmc/ravel v0.0.0\n\n" +
-			"replace github.com/ravelmc/ravel => " + root + "\n",
-		"go.sum":      string(sum),
-		"main.go":     userMain,
-		"protocol.go": userProtocol,
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if n := strings.Count(strings.TrimSpace(userMain), "\n") + 1; n != 5 {
 		t.Errorf("the user's main has %d lines, want 5", n)
 	}
+	if err := usermod.Write(dir, "example.com/lazybackup", map[string]string{"main.go": userMain, "protocol.go": userProtocol}); err != nil {
+		t.Fatal(err)
+	}
 	bin := filepath.Join(dir, "lazybackup")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = dir
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -buildvcs=false")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build in the user module: %v\n%s", err, out)
+	if out, code, err := usermod.Go(dir, "build", "-o", bin, "."); err != nil || code != 0 {
+		t.Fatalf("go build in the user module: exit %d, %v\n%s", code, err, out)
 	}
 	return bin
 }

@@ -109,6 +109,8 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	// Agents counts the actors: a replay file names at least one (report.Read).
 	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence,
 		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, Faults: report.FaultsOf(&sys)}
+	// The harness has no name here: the file records what it does, which a replay checks.
+	info.Clients = report.Clients(&sys)
 	under := ""
 	if workload != nil {
 		info.Workload = workload.w.Name
@@ -175,6 +177,11 @@ func replayCorpus(t testing.TB, sys model.System, dir string) bool {
 				t.Logf("raveltest: saved counterexample %s no longer applies: %v", path, err)
 				continue
 			}
+		}
+		if err := f.CheckClients(&s); err != nil {
+			t.Errorf("raveltest: %s: saved counterexample %s cannot be replayed: %v; delete it if the test's harness changed on purpose", sys.Name, path, err)
+			failed = true
+			continue
 		}
 		ex, err := explorer.Replay(s, ids, false)
 		if err != nil {
