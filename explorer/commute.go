@@ -20,7 +20,8 @@ type CommuteOptions struct {
 	// MaxStates bounds the states examined: 0 means DefaultCommuteStates, Unlimited no
 	// limit.
 	MaxStates int
-	// MaxDepth: states deeper than this are not examined. 0 means DefaultMaxDepth.
+	// MaxDepth: the states at this depth are examined but not expanded. 0 means
+	// DefaultMaxDepth, Unlimited no limit.
 	MaxDepth int
 	// Strict also requires the two orders of independent steps to leave the same
 	// canonical history: the same operations in the same real-time order. A relation that
@@ -85,18 +86,18 @@ func (c *Counterexample) Describe(sys *model.System) string {
 	return b.String()
 }
 
-// CheckCommutation checks a dependence relation's contract on the states of sys: from
-// every state it examines (those reachable, breadth first, within the budgets, so that a
-// counterexample comes with a shortest schedule), for
-// every pair of enabled steps a and b, that dep is symmetric on them, and, when dep calls
-// them independent, that they commute: each is still enabled after the other, the relation
-// judges each the same against every step enabled at the state whether or not the other
-// ran first (the DPOR family judges an event by what it did when explored), and both
-// orders reach the same state — actors, pending messages and timers, clients, faults —
-// and record the same history events (in the same order too, with Strict). The steps are
-// described to dep as a strategy sees them (dpor.StepInfo, keys filled in), except for the
-// vector clocks and Before sets, which depend on a path. It stops at the first
-// counterexample. ctx cancels it, with the figures so far.
+// CheckCommutation checks a dependence relation's contract on the states of sys. From
+// every state it examines — those reachable, breadth first, within the budgets, so that a
+// counterexample comes with a shortest schedule — and for every pair of enabled steps a
+// and b: dep must be symmetric on them, and when it calls them independent they must
+// commute: each is still enabled after the other; both orders reach the same state
+// (actors, pending messages and timers, clients, faults); dep judges each the same against
+// every step enabled at the state whether or not the other ran first (the DPOR family
+// judges an event by what it did when explored); and both orders record the same history
+// events (leaving the same canonical history too, with Strict). The steps are described to
+// dep as a strategy sees them (dpor.StepInfo, keys filled in), except for the vector
+// clocks and Before sets, which depend on a path. It stops at the first counterexample;
+// ctx cancels it, with the figures so far.
 func CheckCommutation(ctx context.Context, sys model.System, dep dpor.Dependence, opts CommuteOptions) (*CommuteReport, error) {
 	if err := checkSize(len(sys.Actors)); err != nil {
 		return nil, err

@@ -40,16 +40,12 @@ func buildSystem(t *testing.T, name, harness string) model.System {
 // initial state, with nothing shared with the checker.
 func replayOrders(t *testing.T, sys model.System, c *explorer.Counterexample) (ab, ba *explorer.Execution) {
 	t.Helper()
-	ids := make([]uint64, len(c.Schedule))
-	for i, d := range c.Schedule {
-		ids[i] = d.ID
-	}
 	var err error
-	ab, err = explorer.Replay(sys, append(append([]uint64(nil), ids...), c.A.ID, c.B.ID), false)
+	ab, err = explorer.Replay(sys, append(ids(c.Schedule), c.A.ID, c.B.ID), false)
 	if err != nil {
 		t.Fatalf("replaying a then b: %v", err)
 	}
-	ba, err = explorer.Replay(sys, append(append([]uint64(nil), ids...), c.B.ID, c.A.ID), false)
+	ba, err = explorer.Replay(sys, append(ids(c.Schedule), c.B.ID, c.A.ID), false)
 	if err != nil {
 		t.Fatalf("replaying b then a: %v", err)
 	}
