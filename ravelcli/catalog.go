@@ -37,7 +37,8 @@ func Builtins() Option { return Systems(systems.All()...) }
 
 // catalog is what one command line runs against.
 type catalog struct {
-	systems []System
+	systems     []System
+	dependences []dependenceEntry // dependence.go
 }
 
 // newCatalog applies opts and checks the result: a catalog with a nameless, duplicate or
@@ -66,6 +67,9 @@ func newCatalog(opts []Option) (*catalog, error) {
 			return nil, fmt.Errorf("system %q has no Build function", s.Name)
 		}
 		seen[s.Name] = true
+	}
+	if err := c.registerDependences(); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -43,6 +43,7 @@ Usage:
   ravel replay FILE             re-run the violation saved by check --out FILE
   ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
   ravel bench samplers --figure 5|6   the samplers on seeds/000's micro-benchmark
+  ravel deps [flags]            dependence relations side by side, against exhaustive search
   ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
   ravel explore SYSTEM [flags]  step through SYSTEM by hand in a browser (127.0.0.1)
   ravel run [flags] CONFIG      test a real cluster: intercept, schedule, inject faults, check
@@ -89,6 +90,8 @@ func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 		code, err = c.cmdReplay(args[1:], stdout)
 	case "bench":
 		code, err = c.cmdBench(args[1:], stdout, stderr)
+	case "deps":
+		code, err = c.cmdDeps(args[1:], stdout, stderr)
 	case "lincheck":
 		code, err = cmdLincheck(args[1:], stdout, stderr)
 	case "explore":
@@ -99,7 +102,7 @@ func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
-		err = usagef("unknown command %q (valid: list, check, replay, bench, lincheck, run, explore)", args[0])
+		err = usagef("unknown command %q (valid: list, check, replay, bench, deps, lincheck, run, explore)", args[0])
 	}
 	if err != nil {
 		var u *usageError

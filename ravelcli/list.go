@@ -34,6 +34,11 @@ func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
 		}
 	}
 	fmt.Fprintln(w, "\t\t\t")
+	fmt.Fprintln(w, "DEPENDENCE\t\t\tWHAT (--dependence)")
+	for _, d := range dpor.DependenceInfos() {
+		fmt.Fprintf(w, "%s\t\t\t%s\n", d.Name, d.Doc)
+	}
+	fmt.Fprintln(w, "\t\t\t")
 	fmt.Fprintln(w, "FAULT (check flag)\t\t\tWHAT (budgets per schedule; 0, the default, injects none)")
 	for _, f := range faultList {
 		fmt.Fprintf(w, "%s\t\t\t%s\n", f[0], f[1])
