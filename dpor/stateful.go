@@ -1,5 +1,10 @@
 package dpor
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Stateful DPOR: source-set DPOR combined with state caching, after Yang, Chen,
 // Gopalakrishnan and Kirby ("Efficient stateful dynamic partial order reduction", SPIN
 // 2008). Ending a path at a visited state s also ends the race analysis of the steps the
@@ -81,9 +86,45 @@ type stateful struct {
 	cbits   Bits
 	racing  Bits // the classes in a race with the step being looked at
 	queue   []uint64
-	v       Set
-	after   []int32 // steps of the path after i that happen after it
-	notdep  []int32 // and those that do not
+	pairs   []racePair
+	lastDep []int32 // by class: the last step of the path it depends on (findRaces)
+	later   Set
+
+	counts *StatefulCounts // nil unless counting
+}
+
+// StatefulCounts are stateful DPOR's figures: how many backtrack points (events added
+// to a node's backtrack set that were not in it) came from where. Without sleep sets
+// every one is explored.
+type StatefulCounts struct {
+	Revisits int64 // paths ended at a visited state
+	First    int64 // the first event of each new state
+	Races    int64 // ordinary races on the path (source DPOR)
+	// RevisitPending: a revisit's racing step was pending before the race (itself added);
+	// RevisitLead: it was not, and an event that could lead to it was added;
+	// RevisitPath: a first step of the path's part of notdep(i).
+	RevisitPending, RevisitLead, RevisitPath int64
+	Cycle                                    int64 // the cycle proviso's full expansion
+}
+
+// CountingStatefulDPOR is StatefulDPOR that counts in c where its backtrack points come
+// from (for measurements: it costs a pass over the path per step).
+func CountingStatefulDPOR(dep Dependence, c *StatefulCounts) Revisiter {
+	s := StatefulDPOR(dep).(*stateful)
+	s.counts = c
+	return s
+}
+
+// backtracks is the number of backtrack points on the path, when counting.
+func (s *stateful) backtracks(nodes []Node) int64 {
+	if s.counts == nil {
+		return 0
+	}
+	var n int64
+	for k := range nodes {
+		n += int64(nodes[k].Backtrack.Len())
+	}
+	return n
 }
 
 func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys()} }
@@ -110,11 +151,18 @@ func (s *stateful) Arrive(p Path) {
 	}
 	if n > 0 {
 		s.before(nodes, n-1)
+		b := s.backtracks(nodes)
 		s.races(nodes, n-1)
+		if s.counts != nil {
+			s.counts.Races += s.backtracks(nodes) - b
+		}
 		s.g.AddEdge(s.fps[n-1], s.g.intern(nodes[n-1].Step()), fp)
 	}
 	if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
 		top.Backtrack.Add(0)
+		if s.counts != nil {
+			s.counts.First++
+		}
 	}
 }
 
@@ -128,25 +176,117 @@ func (s *stateful) Revisit(p Path) {
 	n := len(nodes) - 1
 	s.revisit[n] = true
 	low := s.reachable(s.fps[n], n)
-	for i := 0; i < n; i++ {
-		s.split(nodes, i, n)
-		if !s.racesReachable(nodes, i) {
-			continue
+	c := s.counts
+	if c != nil {
+		c.Revisits++
+		if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
+			c.First-- // counted by Arrive, but nothing is explored from here
+		}
+	}
+	b := s.backtracks(nodes)
+	s.findRaces(nodes, n)
+	top := &nodes[n]
+	for x := 0; x < len(s.pairs); {
+		i := int(s.pairs[x].i)
+		s.racing.Clear()
+		for ; x < len(s.pairs) && int(s.pairs[x].i) == i; x++ {
+			s.racing.Set(int(s.pairs[x].c))
 		}
 		pre := &nodes[i]
-		if s.racersEnabled(pre) {
+		if k := s.firstNotAfter(nodes, i, n); k >= 0 {
+			// The first step of the path after i that does not happen after it comes
+			// first in notdep(i)·v for every continuation v: an initial of every race
+			// of step i with a step reachable from here, as source DPOR needs.
+			if x := pre.Find(nodes[k].Step().Event.ID); x >= 0 {
+				pre.Backtrack.Add(x)
+			} else {
+				pre.Backtrack.AddAll(len(pre.Enabled))
+			}
+			if c != nil {
+				b2 := s.backtracks(nodes)
+				c.RevisitPath += b2 - b
+				b = b2
+			}
+			continue
+		}
+		// Every step after i happens after it: the initial is in the continuation v,
+		// the first step of v that does not happen after i. Its message was sent before
+		// step i (else it would), so it is pending before i and still at the revisited
+		// state; it depends on no step after i (else it would happen after i); and it
+		// is the racing step or depends on step i neither.
+		all := s.racersEnabled(pre)
+		if c != nil {
+			b2 := s.backtracks(nodes)
+			c.RevisitPending += b2 - b
+			b = b2
+		}
+		if all {
 			continue
 		}
 		for k := range pre.Enabled {
-			if s.couldLead(nodes, pre.Enabled[k].Content) {
+			ct := pre.Enabled[k].Content
+			if !pre.Backtrack.Has(k) && pendingContent(top, ct) && s.couldLead(i, ct) {
 				pre.Backtrack.Add(k)
 			}
 		}
-		s.pathInitials(nodes, i, n)
+		if c != nil {
+			b2 := s.backtracks(nodes)
+			c.RevisitLead += b2 - b
+			b = b2
+		}
 	}
 	for j := low; j < n; j++ {
 		nodes[j].Backtrack.AddAll(len(nodes[j].Enabled))
 	}
+	if c != nil {
+		c.Cycle += s.backtracks(nodes) - b
+	}
+}
+
+// racePair says that a reachable step of class c could be in a race with step i of the
+// path.
+type racePair struct{ i, c int32 }
+
+// findRaces fills s.pairs, sorted by step, with every step i of the path (below n) and
+// reachable class c such that a step of class c run after the path would be in a race
+// with step i: it depends on step i and on no later step of the path that happens after
+// i (which would put i before it). It also fills s.lastDep[c]: the last step of the path
+// a step of class c depends on, or −1.
+func (s *stateful) findRaces(nodes []Node, n int) {
+	s.pairs = s.pairs[:0]
+	if len(s.lastDep) < len(s.g.classInfo) {
+		s.lastDep = make([]int32, len(s.g.classInfo))
+	}
+	for _, c := range s.classes {
+		ti := &s.g.classInfo[c]
+		s.lastDep[c] = -1
+		s.later.Clear() // the steps that happen before a later dependent step
+		for k := n - 1; k >= 0; k-- {
+			sk := nodes[k].Step()
+			if !s.dep.Dependent(sk, ti) {
+				continue
+			}
+			if s.lastDep[c] < 0 {
+				s.lastDep[c] = int32(k)
+			}
+			if !s.later.Has(k) {
+				s.pairs = append(s.pairs, racePair{int32(k), c})
+			}
+			s.later.Union(&sk.Before)
+		}
+	}
+	slices.SortFunc(s.pairs, func(a, b racePair) int { return cmp.Compare(a.i, b.i) })
+}
+
+// firstNotAfter returns the first step of the path after i (below n) that does not
+// happen after step i, or −1 when every one does.
+func (s *stateful) firstNotAfter(nodes []Node, i, n int) int {
+	for k := i + 1; k < n; k++ {
+		if !nodes[k].Step().Before.Has(i) {
+			return k
+		}
+	}
+	return -1
 }
 
 // reachable gathers in s.reach the steps of the graph reachable from the state fp, and
@@ -195,19 +335,6 @@ func (s *stateful) reachable(fp uint64, n int) int {
 	return low
 }
 
-// split sorts the steps of the path after step i (up to n) into those that happen after
-// it (s.after) and the rest (s.notdep).
-func (s *stateful) split(nodes []Node, i, n int) {
-	s.after, s.notdep = s.after[:0], s.notdep[:0]
-	for k := i + 1; k < n; k++ {
-		if nodes[k].Step().Before.Has(i) {
-			s.after = append(s.after, int32(k))
-		} else {
-			s.notdep = append(s.notdep, int32(k))
-		}
-	}
-}
-
 // racersEnabled handles the races of step i whose later step t was already pending
 // before step i, as Flanagan and Godefroid's rule does: t itself is added to the
 // backtrack set of pre. It reports whether every racing step was; if one was not, the
@@ -231,71 +358,23 @@ func (s *stateful) racersEnabled(pre *Node) bool {
 	return all
 }
 
-// racesReachable reports whether some reachable step t could be in a race with step i
-// after the path: t depends on step i, and on no step that happens after i (which would
-// put i before t). Steps are compared by class: what the relations look at.
-func (s *stateful) racesReachable(nodes []Node, i int) bool {
-	si := nodes[i].Step()
-	s.racing.Clear()
-	any := false
-	for _, c := range s.classes {
-		ti := &s.g.classInfo[c]
-		if s.dep.Dependent(si, ti) && !s.dependsOnAny(nodes, s.after, ti) {
-			s.racing.Set(int(c))
-			any = true
-		}
-	}
-	return any
-}
-
 // couldLead reports whether an event of the given content, delivered after the path,
-// could be a first step of notdep(i)·v: some reachable step with that content depends
-// on none of the path's steps after i that do not happen after it (those would come
-// before it in notdep(i)·v).
-func (s *stateful) couldLead(nodes []Node, content uint64) bool {
+// could be the first step of v that does not happen after step i, when every step of the
+// path after i does: some reachable step with that content depends on none of those
+// steps, and on step i only if it is itself in a race with it.
+func (s *stateful) couldLead(i int, content uint64) bool {
 	for _, t := range s.g.index[content] {
-		if s.reach.Has(int(t)) && !s.dependsOnAny(nodes, s.notdep, &s.g.classInfo[s.g.class[t]]) {
+		if s.reach.Has(int(t)) && int(s.lastDep[s.g.class[t]]) <= i {
 			return true
 		}
 	}
 	return false
 }
 
-func (s *stateful) dependsOnAny(nodes []Node, steps []int32, t *StepInfo) bool {
-	for _, k := range steps {
-		if s.dep.Dependent(nodes[k].Step(), t) {
-			return true
-		}
-	}
-	return false
-}
-
-// pathInitials adds to the backtrack set of nodes[i] the steps of the path after i that
-// do not happen after step i and after no other such step: the first steps of the path's
-// part of notdep(i)·v.
-func (s *stateful) pathInitials(nodes []Node, i, n int) {
-	s.v.Clear()
-	pre := &nodes[i]
-	for k := i + 1; k < n; k++ {
-		b := &nodes[k].Step().Before
-		if b.Has(i) {
-			continue
-		}
-		if !intersects(b, &s.v) {
-			if x := pre.Find(nodes[k].Step().Event.ID); x >= 0 {
-				pre.Backtrack.Add(x)
-			}
-		}
-		s.v.Add(k)
-	}
-}
-
-func intersects(a, b *Set) bool {
-	if a.w&b.w != 0 {
-		return true
-	}
-	for k := 0; k < len(a.more) && k < len(b.more); k++ {
-		if a.more[k]&b.more[k] != 0 {
+// pendingContent reports whether an event of the given content is enabled at nd.
+func pendingContent(nd *Node, content uint64) bool {
+	for k := range nd.Enabled {
+		if nd.Enabled[k].Content == content {
 			return true
 		}
 	}
