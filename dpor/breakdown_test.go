@@ -8,6 +8,7 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems"
 )
 
@@ -47,15 +48,7 @@ func TestStatefulBreakdown(t *testing.T) {
 	t.Logf("%-22s %9s %9s %7s | %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s", "config", "ex+c st", "dpor+c st", "revisit",
 		"first", "races", "pending", "lead", "path", "cycle", "sum", "sl-h st", "sl-h #S", "sl-a st", "sl-a #S")
 	for _, name := range configs {
-		sysName, harness, _ := strings.Cut(name, "/")
-		entry, err := systems.Lookup(sysName)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sys, err := entry.New(systems.Config{Harness: harness, Retries: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sys := shippedSystem(t, name)
 		_, ex := exploreCached(t, sys, dpor.Exhaustive(), explorer.Unlimited)
 		var c dpor.StatefulCounts
 		_, dp := exploreCached(t, sys, dpor.CountingStatefulDPOR(dpor.History(), &c), explorer.Unlimited)
@@ -76,4 +69,19 @@ func TestStatefulBreakdown(t *testing.T) {
 		t.Logf("%-22s %9d %9d %7d | %7d %7d %7d %7d %7d %7d %7d | %s %s", name, ex.Stats.States, dp.Stats.States, c.Revisits,
 			c.First, c.Races, c.RevisitPending, c.RevisitLead, c.RevisitPath, c.Cycle, sum, stateless(dpor.History()), stateless(dpor.Actor()))
 	}
+}
+
+// shippedSystem builds a shipped system from "system/harness", with its defaults.
+func shippedSystem(t testing.TB, name string) model.System {
+	t.Helper()
+	sysName, harness, _ := strings.Cut(name, "/")
+	entry, err := systems.Lookup(sysName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := entry.New(systems.Config{Harness: harness, Retries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
 }

@@ -2,6 +2,7 @@ package dpor
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -89,6 +90,8 @@ type stateful struct {
 	pairs   []racePair
 	lastDep []int32 // by class: the last step of the path it depends on (findRaces)
 	later   Set
+	fg      Set // a revisit's choices for one step: by Flanagan and Godefroid's rule
+	cand    Set // and by the first steps of the continuations
 
 	counts *StatefulCounts // nil unless counting
 }
@@ -214,21 +217,29 @@ func (s *stateful) Revisit(p Path) {
 		// step i (else it would), so it is pending before i and still at the revisited
 		// state; it depends on no step after i (else it would happen after i); and it
 		// is the racing step or depends on step i neither.
-		all := s.racersEnabled(pre)
-		if c != nil {
-			b2 := s.backtracks(nodes)
-			c.RevisitPending += b2 - b
-			b = b2
-		}
-		if all {
-			continue
-		}
-		for k := range pre.Enabled {
-			ct := pre.Enabled[k].Content
-			if !pre.Backtrack.Has(k) && pendingContent(top, ct) && s.couldLead(i, ct) {
-				pre.Backtrack.Add(k)
+		// Flanagan and Godefroid's rule applies when every racing step was pending
+		// before step i: those steps. Either choice is sound; take the smaller.
+		s.fg.Clear()
+		all := s.racersEnabled(pre, &s.fg)
+		s.cand.Clear()
+		if !s.edgeCandidates(nodes, i, n, &s.cand) {
+			for k := range pre.Enabled {
+				ct := pre.Enabled[k].Content
+				if pendingContent(top, ct) && s.couldLead(i, ct) {
+					s.cand.Add(k)
+				}
 			}
 		}
+		if all && newIn(&s.fg, &pre.Backtrack) <= newIn(&s.cand, &pre.Backtrack) {
+			pre.Backtrack.Union(&s.fg)
+			if c != nil {
+				b2 := s.backtracks(nodes)
+				c.RevisitPending += b2 - b
+				b = b2
+			}
+			continue
+		}
+		pre.Backtrack.Union(&s.cand)
 		if c != nil {
 			b2 := s.backtracks(nodes)
 			c.RevisitLead += b2 - b
@@ -339,7 +350,7 @@ func (s *stateful) reachable(fp uint64, n int) int {
 // before step i, as Flanagan and Godefroid's rule does: t itself is added to the
 // backtrack set of pre. It reports whether every racing step was; if one was not, the
 // caller adds every event that could lead to it.
-func (s *stateful) racersEnabled(pre *Node) bool {
+func (s *stateful) racersEnabled(pre *Node, out *Set) bool {
 	all := true
 	s.reach.Each(func(t int) {
 		if !all || !s.racing.Has(int(s.g.class[t])) {
@@ -349,7 +360,7 @@ func (s *stateful) racersEnabled(pre *Node) bool {
 		found := false
 		for k := range pre.Enabled {
 			if pre.Enabled[k].Content == c {
-				pre.Backtrack.Add(k)
+				out.Add(k)
 				found = true
 			}
 		}
@@ -365,6 +376,82 @@ func (s *stateful) racersEnabled(pre *Node) bool {
 func (s *stateful) couldLead(i int, content uint64) bool {
 	for _, t := range s.g.index[content] {
 		if s.reach.Has(int(t)) && int(s.lastDep[s.g.class[t]]) <= i {
+			return true
+		}
+	}
+	return false
+}
+
+// edgeCandidates adds to the backtrack set of step i's node, when every step of the path
+// after i happens after i, the first steps of the continuations v that do not happen
+// after i, found edge by edge from the revisited state: an edge whose step does not
+// happen after i (it depends on no step from i on, and its message was sent before i) is
+// that first step for every v through it; past an edge whose step does, the candidates
+// are the events pending before i and at the revisited state whose content a step
+// reachable from the edge's end has, that depends neither on a step from i on nor on the
+// edge's step. It reports false, adding nothing, when an edge's end has no summary yet.
+func (s *stateful) edgeCandidates(nodes []Node, i, n int, out *Set) bool {
+	st := s.g.Out[s.fps[n]]
+	if st == nil {
+		return false
+	}
+	for _, e := range st.Edges {
+		if to := s.g.Out[e.To]; to == nil || to.Sum < 0 {
+			return false
+		}
+	}
+	pre, top := &nodes[i], &nodes[n]
+	for _, e := range st.Edges {
+		cls := s.g.class[e.Step]
+		content := s.g.Steps[e.Step].Content
+		if int(s.lastDep[cls]) <= i && sentBefore(top, content, i) {
+			for k := range pre.Enabled {
+				if pre.Enabled[k].Content == content {
+					out.Add(k)
+				}
+			}
+			if int(s.lastDep[cls]) < i {
+				continue
+			}
+			// It depends on step i: it may be the racing step itself, and it happens
+			// after i for the steps past it.
+		}
+		first := &s.g.classInfo[cls]
+		sum := s.g.Sums[s.g.Out[e.To].Sum]
+		for k := range pre.Enabled {
+			ct := pre.Enabled[k].Content
+			if out.Has(k) || !pendingContent(top, ct) {
+				continue
+			}
+			for _, t := range s.g.index[ct] {
+				tc := s.g.class[t]
+				if sum.Has(int(t)) && int(s.lastDep[tc]) <= i && !s.dep.Dependent(first, &s.g.classInfo[tc]) {
+					out.Add(k)
+					break
+				}
+			}
+		}
+	}
+	return true
+}
+
+// newIn is the number of elements of a not in b.
+func newIn(a, b *Set) int {
+	n := bits.OnesCount64(a.w &^ b.w)
+	for k, w := range a.more {
+		if k < len(b.more) {
+			w &^= b.more[k]
+		}
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// sentBefore reports whether an event of the given content enabled at nd was sent
+// before step i (or was pending from the start).
+func sentBefore(nd *Node, content uint64, i int) bool {
+	for k := range nd.Enabled {
+		if nd.Enabled[k].Content == content && nd.Enabled[k].Parent < i {
 			return true
 		}
 	}
