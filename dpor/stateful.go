@@ -80,6 +80,7 @@ type stateful struct {
 	g       *Graph
 	fps     []uint64 // fps[d]: the fingerprint of the state at depth d of the path
 	revisit []bool   // revisit[d]: the state at depth d was visited before
+	pendAt  []int32  // pendAt[d]: the length of the graph's pending stack when depth d was reached
 
 	gen     uint32
 	reach   Bits    // the steps reachable from the revisited state
@@ -142,16 +143,18 @@ func (s *stateful) Arrive(p Path) {
 	// The states the path held at depth n and above have been left for good.
 	for d := len(s.fps) - 1; d >= n; d-- {
 		if !s.revisit[d] {
-			s.g.finish(s.fps[d])
+			s.g.leave(s.fps[:d+1], int(s.pendAt[d]))
 		}
 	}
 	fp := p.(StatePath).Fingerprint()
 	s.fps = append(s.fps[:n], fp)
 	s.revisit = append(s.revisit[:n], false)
+	s.pendAt = append(s.pendAt[:n], int32(len(s.g.pending)))
 	st := s.g.state(fp)
 	if !s.onPath(st.depth, fp, n) {
 		st.depth = int32(n)
 	}
+	s.g.discover(st)
 	if n > 0 {
 		s.before(nodes, n-1)
 		b := s.backtracks(nodes)
