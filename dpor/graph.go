@@ -57,6 +57,7 @@ type Graph struct {
 
 	next    int32    // the next discovery order
 	pending []uint64 // left states waiting for their component's summary
+	scratch Bits
 }
 
 // NewGraph returns an empty graph.
@@ -144,7 +145,7 @@ func (g *Graph) leave(path []uint64, pendAt int) {
 		return
 	}
 	members := append(g.pending[pendAt:], fp)
-	var acc Bits
+	acc := g.scratch[:0]
 	for _, m := range members {
 		for _, e := range g.Out[m].Edges {
 			acc.Set(int(e.Step))
@@ -153,6 +154,7 @@ func (g *Graph) leave(path []uint64, pendAt int) {
 			}
 		}
 	}
+	g.scratch = acc
 	sum := g.internSum(acc)
 	for _, m := range members {
 		g.Out[m].Sum = sum
@@ -160,6 +162,7 @@ func (g *Graph) leave(path []uint64, pendAt int) {
 	g.pending = g.pending[:pendAt]
 }
 
+// internSum returns the index in Sums of the set b (which it does not keep).
 func (g *Graph) internSum(b Bits) int32 {
 	b = b.trim()
 	h := uint64(len(b))
@@ -172,7 +175,7 @@ func (g *Graph) internSum(b Bits) int32 {
 		}
 	}
 	k := int32(len(g.Sums))
-	g.Sums = append(g.Sums, b)
+	g.Sums = append(g.Sums, slices.Clone(b))
 	g.sumIndex[h] = append(g.sumIndex[h], k)
 	return k
 }
@@ -260,5 +263,5 @@ func (b Bits) trim() Bits {
 	for len(b) > 0 && b[len(b)-1] == 0 {
 		b = b[:len(b)-1]
 	}
-	return slices.Clone(b)
+	return b
 }

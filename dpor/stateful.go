@@ -11,13 +11,28 @@ import (
 // 2008). Ending a path at a visited state s also ends the race analysis of the steps the
 // search would have taken from s. Those steps are known: they are the steps explored
 // from s and from every state reachable from it, which the strategy keeps as a graph
-// over fingerprints (the visible-operation dependency graph of Yang et al.). At a
-// revisit it treats every step reachable from s as if it could run right after the path,
-// racing with any earlier step it depends on, and adds to the state before that step
-// every event that could start the reversal: the first steps of the path after it that
-// do not happen after it, and every event enabled there whose content is reachable from
-// s. That over-approximates the initials of notdep(e)·v of source DPOR for every
-// continuation v from s.
+// over fingerprints (the visible-operation dependency graph of Yang et al.), with the set
+// of steps reachable from each state summarized once the search has left its strongly
+// connected component.
+//
+// At a revisit, a step t reachable from s is taken to race with step i of the path when
+// it depends on i and on no later step of the path that happens after i (what the
+// continuation v from s does in between is not known, so this over-approximates the
+// races). For each such i the state before it gets an initial of notdep(i)·v·t, as source
+// DPOR needs:
+//   - when some step of the path after i does not happen after it, the first such step:
+//     it comes first in notdep(i)·v·t for every continuation v;
+//   - otherwise the initial is the first step u of v that does not happen after i. Its
+//     message was sent before i, so it is pending before i and at s. Edge by edge from s:
+//     an edge whose step does not happen after i (it depends on no step from i on, and
+//     its message was sent before i) is u for every v through it; past an edge whose step
+//     does, u is among the events pending before i and at s whose content a step
+//     reachable from the edge's end has, that depends on no step from i on and not on the
+//     edge's step. Flanagan and Godefroid's rule — the racing steps themselves, when all
+//     were pending before i — is taken instead when it adds fewer. That rule is the one
+//     not covered by the source-set argument (under the history relation a step of v
+//     that does not happen after i may still happen before t); the oracle tests vouch
+//     for it, as they did for the first version, which used it too.
 //
 // Sleep sets are off: a sleep set depends on the path, not only on the state, so a state
 // first explored under one sleep set would cut later paths that need what it slept on.
@@ -349,10 +364,9 @@ func (s *stateful) reachable(fp uint64, n int) int {
 	return low
 }
 
-// racersEnabled handles the races of step i whose later step t was already pending
-// before step i, as Flanagan and Godefroid's rule does: t itself is added to the
-// backtrack set of pre. It reports whether every racing step was; if one was not, the
-// caller adds every event that could lead to it.
+// racersEnabled puts in out, for the races of the step before which pre is, the racing
+// steps that were pending at pre (Flanagan and Godefroid's rule: the racing step itself),
+// and reports whether every racing step was.
 func (s *stateful) racersEnabled(pre *Node, out *Set) bool {
 	all := true
 	s.reach.Each(func(t int) {
