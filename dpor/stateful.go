@@ -97,17 +97,20 @@ type stateful struct {
 	revisit []bool   // revisit[d]: the state at depth d was visited before
 	pendAt  []int32  // pendAt[d]: the length of the graph's pending stack when depth d was reached
 
-	gen     uint32
-	reach   Bits    // the steps reachable from the revisited state
-	classes []int32 // their classes
-	cbits   Bits
-	racing  Bits // the classes in a race with the step being looked at
-	queue   []uint64
-	pairs   []racePair
-	lastDep []int32 // by class: the last step of the path it depends on (findRaces)
-	later   Set
-	fg      Set // a revisit's choices for one step: by Flanagan and Godefroid's rule
-	cand    Set // and by the first steps of the continuations
+	gen       uint32
+	reach     Bits    // the steps reachable from the revisited state
+	classes   []int32 // their classes
+	cbits     Bits
+	racing    Bits // the classes in a race with the step being looked at
+	queue     []uint64
+	pairs     []racePair
+	lastDep   []int32 // by class: the last step of the path it depends on (findRaces)
+	later     Set
+	outs      []outEdge // the revisited state's edges (edgesOut)
+	outsKnown bool
+	ks        []int32
+	fg        Set // a revisit's choices for one step: by Flanagan and Godefroid's rule
+	cand      Set // and by the first steps of the continuations
 
 	counts *StatefulCounts // nil unless counting
 }
@@ -206,6 +209,7 @@ func (s *stateful) Revisit(p Path) {
 	}
 	b := s.backtracks(nodes)
 	s.findRaces(nodes, n)
+	s.edgesOut(s.fps[n])
 	top := &nodes[n]
 	for x := 0; x < len(s.pairs); {
 		i := int(s.pairs[x].i)
@@ -408,17 +412,17 @@ func (s *stateful) couldLead(i int, content uint64) bool {
 // reachable from the edge's end has, that depends neither on a step from i on nor on the
 // edge's step. It reports false, adding nothing, when an edge's end has no summary yet.
 func (s *stateful) edgeCandidates(nodes []Node, i, n int, out *Set) bool {
-	st := s.g.Out[s.fps[n]]
-	if st == nil {
+	if !s.outsKnown {
 		return false
 	}
-	for _, e := range st.Edges {
-		if to := s.g.Out[e.To]; to == nil || to.Sum < 0 {
-			return false
+	pre, top := &nodes[i], &nodes[n]
+	s.ks = s.ks[:0] // the events pending before i and at the revisited state
+	for k := range pre.Enabled {
+		if pendingContent(top, pre.Enabled[k].Content) {
+			s.ks = append(s.ks, int32(k))
 		}
 	}
-	pre, top := &nodes[i], &nodes[n]
-	for _, e := range st.Edges {
+	for _, e := range s.outs {
 		cls := s.g.class[e.Step]
 		content := s.g.Steps[e.Step].Content
 		if int(s.lastDep[cls]) <= i && sentBefore(top, content, i) {
@@ -434,16 +438,15 @@ func (s *stateful) edgeCandidates(nodes []Node, i, n int, out *Set) bool {
 			// after i for the steps past it.
 		}
 		first := &s.g.classInfo[cls]
-		sum := s.g.Sums[s.g.Out[e.To].Sum]
-		for k := range pre.Enabled {
-			ct := pre.Enabled[k].Content
-			if out.Has(k) || !pendingContent(top, ct) {
+		sum := s.g.Sums[e.Sum]
+		for _, k := range s.ks {
+			if out.Has(int(k)) {
 				continue
 			}
-			for _, t := range s.g.index[ct] {
+			for _, t := range s.g.index[pre.Enabled[k].Content] {
 				tc := s.g.class[t]
 				if sum.Has(int(t)) && int(s.lastDep[tc]) <= i && !s.dep.Dependent(first, &s.g.classInfo[tc]) {
-					out.Add(k)
+					out.Add(int(k))
 					break
 				}
 			}
@@ -451,6 +454,27 @@ func (s *stateful) edgeCandidates(nodes []Node, i, n int, out *Set) bool {
 	}
 	return true
 }
+
+// edgesOut fills s.outs with the edges of the revisited state fp, each with its end's
+// summary, and s.outsKnown with whether every end has one.
+func (s *stateful) edgesOut(fp uint64) {
+	s.outs, s.outsKnown = s.outs[:0], false
+	st := s.g.Out[fp]
+	if st == nil {
+		return
+	}
+	for _, e := range st.Edges {
+		to := s.g.Out[e.To]
+		if to == nil || to.Sum < 0 {
+			return
+		}
+		s.outs = append(s.outs, outEdge{Step: e.Step, Sum: to.Sum})
+	}
+	s.outsKnown = true
+}
+
+// outEdge is an edge of the revisited state: its step and its end's summary.
+type outEdge struct{ Step, Sum int32 }
 
 // newIn is the number of elements of a not in b.
 func newIn(a, b *Set) int {

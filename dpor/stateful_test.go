@@ -2,6 +2,7 @@ package dpor_test
 
 import (
 	"context"
+	"os"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -35,12 +36,18 @@ func TestStatefulDPORKeepsEveryCanonicalHistory(t *testing.T) {
 		}
 		all = append(all, sys{c.name, s, c.long})
 	}
-	for seed := uint64(0); seed < 60; seed++ {
+	// RAVEL_LONG=1 (as CI sets it) compares four times as many random systems: the
+	// revisit's rules are subtle enough to want them.
+	seeds, cyclicSeeds := uint64(60), uint64(50)
+	if os.Getenv("RAVEL_LONG") != "" {
+		seeds, cyclicSeeds = 240, 200
+	}
+	for seed := uint64(0); seed < seeds; seed++ {
 		s := randomSystem(seed)
 		all = append(all, sys{s.Name, s, false})
 	}
 	cyclic := 0
-	for seed := uint64(0); seed < 50; seed++ {
+	for seed := uint64(0); seed < cyclicSeeds; seed++ {
 		s := randomCyclicSystem(seed)
 		if hasCycle(t, s) {
 			cyclic++
