@@ -386,7 +386,7 @@ func (v *Set) openStore() error {
 			return err
 		}
 	}
-	s, err := openStore(v.private, v.memCap)
+	s, err := openStore(v.private, v.memCap, v.durable)
 	if err != nil {
 		return v.fail("open", err)
 	}

@@ -44,6 +44,9 @@ import (
 //     opened (a checkpoint's damaged store is refused at resume, not read wrong).
 //   - NumCompactors 2, no conflict detection, no metrics, SyncWrites off (a checkpoint
 //     syncs explicitly), Logger nil: failures come back as errors, not messages.
+//
+// A store that is not durable (the spill tier of a set without checkpoints) is written
+// differently, see streamOptions and stream.go.
 func storeOptions(dir string, mem int64) badger.Options {
 	memtable := min(max(mem/64, 1<<20), 8<<20)
 	opt := badger.DefaultOptions(dir).
@@ -81,6 +84,8 @@ func storeOptions(dir string, mem int64) badger.Options {
 type store struct {
 	dir     string
 	db      *badger.DB
+	stream   bool // batches are stream-written as levels of their own (stream.go)
+	rebuilds int  // stream stores rebuilt, for tests
 	version uint64
 	rtx     *badger.Txn // reads at version
 	key     [8]byte
@@ -97,13 +102,23 @@ func guard(f func() error) (err error) {
 	return f()
 }
 
-func openStore(dir string, mem int64) (*store, error) {
-	s := &store{dir: dir, version: 1}
+func openStore(dir string, mem int64, durable bool) (*store, error) {
+	return openStoreLevels(dir, mem, durable, streamLevels)
+}
+
+// openStoreLevels is openStore with the number of levels of a stream-written store given
+// (tests use few, to rebuild often).
+func openStoreLevels(dir string, mem int64, durable bool, levels int) (*store, error) {
+	s := &store{dir: dir, version: 1, stream: !durable}
+	opt := storeOptions(dir, mem)
+	if s.stream {
+		opt = streamOptions(opt, levels)
+	}
 	if err := removeEmptyMemtables(dir); err != nil {
 		return nil, err
 	}
 	err := guard(func() error {
-		db, err := badger.OpenManaged(storeOptions(dir, mem))
+		db, err := badger.OpenManaged(opt)
 		if err != nil {
 			return err
 		}
@@ -167,6 +182,9 @@ const writeChunk = 1 << 14
 // write stores the fingerprints in sorted (distinct, none already on disk) and returns
 // when they are readable.
 func (s *store) write(sorted []uint64) error {
+	if s.stream {
+		return guard(func() error { return s.streamWrite(sorted) })
+	}
 	return guard(func() error {
 		wb := s.db.NewWriteBatchAt(s.version)
 		defer wb.Cancel()
