@@ -82,13 +82,13 @@ func storeOptions(dir string, mem int64) badger.Options {
 // each checkpoint, so that a resumed search can tell the fingerprints of the checkpoint
 // it resumes from from those a killed run added after it (see dropAfter).
 type store struct {
-	dir     string
-	db      *badger.DB
+	dir      string
+	db       *badger.DB
 	stream   bool // batches are stream-written as levels of their own (stream.go)
 	rebuilds int  // stream stores rebuilt, for tests
-	version uint64
-	rtx     *badger.Txn // reads at version
-	key     [8]byte
+	version  uint64
+	rtx      *badger.Txn // reads at version
+	key      [8]byte
 }
 
 // guard runs f and turns a panic inside badger (it asserts rather than returning errors
