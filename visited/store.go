@@ -45,8 +45,11 @@ import (
 //   - NumCompactors 2, no conflict detection, no metrics, SyncWrites off (a checkpoint
 //     syncs explicitly), Logger nil: failures come back as errors, not messages.
 //
-// A store that is not durable (the spill tier of a set without checkpoints) is written
-// differently, see streamOptions and stream.go.
+// The memtable, level-0 and compaction settings above concern a durable store (a
+// checkpoint's), written through badger's write path. The spill tier of a set without
+// checkpoints is stream-written, one level per spill, with compactions off and a 1 MiB
+// memtable that stays empty (streamOptions, stream.go); the table, block, cache,
+// compression and Bloom settings hold for both.
 func storeOptions(dir string, mem int64) badger.Options {
 	memtable := min(max(mem/64, 1<<20), 8<<20)
 	opt := badger.DefaultOptions(dir).
