@@ -87,7 +87,7 @@ func storeOptions(dir string, mem int64) badger.Options {
 type store struct {
 	dir      string
 	db       *badger.DB
-	stream   bool // batches are stream-written as levels of their own (stream.go)
+	durable  bool // a checkpoint's store: flattened, not rebuilt, when its levels run out
 	rebuilds int  // stream stores rebuilt, for tests
 	version  uint64
 	rtx      *badger.Txn // reads at version
@@ -112,11 +112,8 @@ func openStore(dir string, mem int64, durable bool) (*store, error) {
 // openStoreLevels is openStore with the number of levels of a stream-written store given
 // (tests use few, to rebuild often).
 func openStoreLevels(dir string, mem int64, durable bool, levels int) (*store, error) {
-	s := &store{dir: dir, version: 1, stream: !durable}
-	opt := storeOptions(dir, mem)
-	if s.stream {
-		opt = streamOptions(opt, levels)
-	}
+	s := &store{dir: dir, version: 1, durable: durable}
+	opt := streamOptions(storeOptions(dir, mem), levels)
 	if err := removeEmptyMemtables(dir); err != nil {
 		return nil, err
 	}
@@ -179,32 +176,10 @@ func (s *store) has(fp uint64) (found bool, err error) {
 	return found, err
 }
 
-// writeChunk is how many keys share one key buffer while a batch is written.
-const writeChunk = 1 << 14
-
 // write stores the fingerprints in sorted (distinct, none already on disk) and returns
-// when they are readable.
+// when they are readable (and, once written, durable: stream-written tables are synced).
 func (s *store) write(sorted []uint64) error {
-	if s.stream {
-		return guard(func() error { return s.streamWrite(sorted) })
-	}
-	return guard(func() error {
-		wb := s.db.NewWriteBatchAt(s.version)
-		defer wb.Cancel()
-		for len(sorted) > 0 {
-			n := min(len(sorted), writeChunk)
-			buf := make([]byte, 8*n) // badger keeps the key slices until the commit
-			for i, fp := range sorted[:n] {
-				k := buf[8*i : 8*i+8 : 8*i+8]
-				binary.BigEndian.PutUint64(k, fp)
-				if err := wb.Set(k, nil); err != nil {
-					return err
-				}
-			}
-			sorted = sorted[n:]
-		}
-		return wb.Flush()
-	})
+	return guard(func() error { return s.streamWrite(sorted) })
 }
 
 // scan calls fn with every fingerprint visible at the store's version, in increasing
@@ -237,7 +212,7 @@ func (s *store) scan(fn func(uint64)) error {
 func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 	err = guard(func() error {
 		top := v
-		var del, put [][]byte
+		var del, put []uint64
 		txn := s.db.NewTransactionAt(^uint64(0)-1, false)
 		defer txn.Discard()
 		opts := badger.DefaultIteratorOptions
@@ -258,9 +233,9 @@ func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 			}
 			switch {
 			case atV && !now:
-				put = append(put, last)
+				put = append(put, binary.BigEndian.Uint64(last))
 			case !atV && now:
-				del = append(del, last)
+				del = append(del, binary.BigEndian.Uint64(last))
 			}
 		}
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -286,19 +261,20 @@ func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 		flush()
 		next := top + 1
 		if len(del)+len(put) > 0 {
-			wb := s.db.NewWriteBatchAt(next)
-			defer wb.Cancel()
-			for _, k := range del {
-				if err := wb.Delete(k); err != nil {
-					return err
+			// Both lists are in key order; the stream needs their merge.
+			i, j := 0, 0
+			err := s.streamAt(next, func() (uint64, bool, bool) {
+				switch {
+				case i < len(del) && (j == len(put) || del[i] < put[j]):
+					i++
+					return del[i-1], true, true
+				case j < len(put):
+					j++
+					return put[j-1], false, true
 				}
-			}
-			for _, k := range put {
-				if err := wb.Set(k, nil); err != nil {
-					return err
-				}
-			}
-			if err := wb.Flush(); err != nil {
+				return 0, false, false
+			})
+			if err != nil {
 				return err
 			}
 			next++

@@ -50,25 +50,39 @@ func streamOptions(opt badger.Options, levels int) badger.Options {
 		WithMemTableSize(1 << 20)
 }
 
-// streamWrite writes the fingerprints in sorted (distinct, none on disk) as a new level,
-// or rebuilds the store with them when no level above level 1 is free.
+// streamWrite writes the fingerprints in sorted (distinct, none on disk) as a new level.
+// When no level above level 1 is free, a store that is not durable is rebuilt with them;
+// a durable one is flattened first (badger's Flatten: slower, but a kill in the middle
+// leaves the store as it was).
 func (s *store) streamWrite(sorted []uint64) error {
 	if s.levelsFull() {
-		return s.rebuild(sorted)
+		if !s.durable {
+			return s.rebuild(sorted)
+		}
+		if err := s.db.Flatten(2); err != nil {
+			return err
+		}
+		s.rebuilds++
 	}
+	i := 0
+	return s.streamAt(s.version, func() (uint64, bool, bool) {
+		if i == len(sorted) {
+			return 0, false, false
+		}
+		i++
+		return sorted[i-1], false, true
+	})
+}
+
+// streamAt writes the keys next returns (in increasing order; del marks a deletion) at
+// version ver as a new level above the others.
+func (s *store) streamAt(ver uint64, next func() (fp uint64, del, ok bool)) error {
 	sw := s.db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
 		return err
 	}
-	i := 0
-	if err := s.streamKeys(sw, func() (uint64, bool) {
-		if i == len(sorted) {
-			return 0, false
-		}
-		i++
-		return sorted[i-1], true
-	}); err != nil {
+	if err := streamKeys(sw, ver, next); err != nil {
 		sw.Cancel()
 		return err
 	}
@@ -87,21 +101,29 @@ func (s *store) levelsFull() bool {
 	return false
 }
 
-// streamKeys writes the keys next returns, in increasing order, to sw at the store's
-// version.
-func (s *store) streamKeys(sw *badger.StreamWriter, next func() (uint64, bool)) error {
-	kv := pb.KV{Version: s.version}
+// bitDelete is badger's entry flag of a deletion (unexported there, value.go), which a
+// stream writer takes as an entry's Meta.
+const bitDelete byte = 1 << 0
+
+// streamKeys writes the keys next returns, in increasing order, to sw at version ver.
+func streamKeys(sw *badger.StreamWriter, ver uint64, next func() (fp uint64, del, ok bool)) error {
+	kv := pb.KV{Version: ver}
 	var key [8]byte
 	kv.Key = key[:]
+	tomb := []byte{bitDelete}
 	for {
 		buf := z.NewBuffer(streamChunk*24, "ravel.visited")
 		n := 0
 		for n < streamChunk {
-			fp, ok := next()
+			fp, del, ok := next()
 			if !ok {
 				break
 			}
 			binary.BigEndian.PutUint64(key[:], fp)
+			kv.Meta = nil
+			if del {
+				kv.Meta = tomb
+			}
 			badger.KVToBuffer(&kv, buf)
 			n++
 		}
@@ -170,24 +192,24 @@ func (s *store) rebuild(sorted []uint64) (err error) {
 	}
 	old, haveOld := readOld()
 	i := 0
-	next := func() (uint64, bool) {
+	next := func() (uint64, bool, bool) {
 		if haveOld && (i == len(sorted) || old < sorted[i]) {
 			fp := old
 			old, haveOld = readOld()
-			return fp, true
+			return fp, false, true
 		}
 		if i < len(sorted) {
 			i++
-			return sorted[i-1], true
+			return sorted[i-1], false, true
 		}
-		return 0, false
+		return 0, false, false
 	}
 	sw := s.db.NewStreamWriter()
 	if err := sw.Prepare(); err != nil {
 		sw.Cancel()
 		return err
 	}
-	if err := s.streamKeys(sw, next); err != nil {
+	if err := streamKeys(sw, s.version, next); err != nil {
 		sw.Cancel()
 		return err
 	}
