@@ -505,7 +505,7 @@ func TestVisitedStoreOracle(t *testing.T) {
 
 func testStoreOracle(t *testing.T, durable bool, levels, wantRebuilds int) {
 	const batches = 20
-	s, err := openStoreLevels(t.TempDir(), MinMemBytes, durable, levels)
+	s, err := openStoreLevels(t.TempDir(), durable, levels)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,9 +32,10 @@ import (
 // below them. The store is then rebuilt once every streamLevels-1 spills, each time at
 // the cost of writing everything once.
 //
-// A durable store (a checkpoint's) keeps badger's write path and its compactions: its
-// checkpoint records and the rewrites of a resume are small writes that a stream writer
-// cannot mix with (it refuses a database whose memtable holds anything).
+// A durable store (a checkpoint's) is written the same way, and a resume's rewrites
+// (store.dropAfter) are one stream write with deletions; nothing may go through
+// badger's write path, as the stream writer refuses a database whose memtable holds
+// anything. Its levels, when they run out, are flattened by badger rather than rebuilt.
 const streamLevels = 24
 
 // streamChunk is how many keys go to the stream writer in one buffer: each becomes an
