@@ -1,10 +1,5 @@
 package dpor
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Dependence is a relation between steps: two dependent steps may not commute, so a
 // reduction must explore both of their orders (DESIGN.md, Semantics 8). It must be
 // symmetric.
@@ -30,22 +25,6 @@ func History() Dependence { return historyDep{} }
 // Key is LiViola's: the same receiver and the same key — a message whose key is unknown
 // matches every key — and neither message of a type the system excluded.
 func Key() Dependence { return keyDep{} }
-
-// Dependences lists the relations' names.
-func Dependences() []string { return []string{"actor", "history", "key"} }
-
-// DependenceByName returns the named relation; the error lists the valid names.
-func DependenceByName(name string) (Dependence, error) {
-	switch name {
-	case "actor":
-		return Actor(), nil
-	case "history":
-		return History(), nil
-	case "key":
-		return Key(), nil
-	}
-	return nil, fmt.Errorf("unknown dependence %q (valid: %s)", name, strings.Join(Dependences(), ", "))
-}
 
 type actorDep struct{}
 

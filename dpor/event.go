@@ -52,4 +52,7 @@ type Event struct {
 	// Target is, for a drop or a duplication, the ID of the message it acts on, and for a
 	// partition the bit set of the actors on one side of the cut (see faults.go).
 	Target uint64
+	// FIFO marks a message the network delivers in order with the other messages of its
+	// channel (From, To): it never overtakes one sent before it.
+	FIFO bool
 }

@@ -130,15 +130,22 @@ func compareWithExhaustive(t *testing.T, name string, sys model.System, long boo
 		t.Skipf("more than %d schedules: too large to compare in CI", budget)
 	}
 	compared.Add(1)
-	dp := explore(t, sys, dpor.DPOR(dpor.History()), explorer.Unlimited)
-	if !slices.Equal(ex.canonical, dp.canonical) {
-		t.Errorf("dpor found %d canonical histories, exhaustive %d; first missing: %s", len(dp.canonical), len(ex.canonical), firstMissing(ex.canonical, dp.canonical))
-	}
-	if !slices.Equal(ex.violations, dp.violations) {
-		t.Errorf("dpor found %d violations, exhaustive %d", len(dp.violations), len(ex.violations))
-	}
-	if dp.schedules > ex.schedules {
-		t.Errorf("dpor explored %d schedules, exhaustive only %d", dp.schedules, ex.schedules)
+	// Both source-set DPOR and optimal DPOR (wakeup trees), the default dpor.
+	for _, s := range []dpor.Strategy{dpor.DPOR(dpor.History()), dpor.Optimal(dpor.History())} {
+		name := "dpor-source"
+		if _, ok := s.(dpor.Picker); ok {
+			name = "dpor"
+		}
+		dp := explore(t, sys, s, explorer.Unlimited)
+		if !slices.Equal(ex.canonical, dp.canonical) {
+			t.Errorf("%s found %d canonical histories, exhaustive %d; first missing: %s", name, len(dp.canonical), len(ex.canonical), firstMissing(ex.canonical, dp.canonical))
+		}
+		if !slices.Equal(ex.violations, dp.violations) {
+			t.Errorf("%s found %d violations, exhaustive %d", name, len(dp.violations), len(ex.violations))
+		}
+		if dp.schedules > ex.schedules {
+			t.Errorf("%s explored %d schedules, exhaustive only %d", name, dp.schedules, ex.schedules)
+		}
 	}
 	violations.Add(int64(len(ex.violations)))
 }

@@ -16,11 +16,20 @@ package dpor
 // latest race never yields "… n1's ack returns the write; c2 reads at n2 (0); WriteReplica
 // to n2", a non-linearizable history: the fix for the earlier race must put the ack
 // before the read, which is what the initials of notdep(e)·p below do.
-func DPOR(dep Dependence) Strategy { return &source{dep: dep} }
+// Its name is dpor-source: the catalog's dpor is Optimal.
+func DPOR(dep Dependence) Strategy { return &source{dep: dep, name: "dpor-source"} }
 
-type source struct{ dep Dependence }
+type source struct {
+	dep  Dependence
+	name string // empty: "dpor" (the stateful variant's)
+}
 
-func (s *source) Name() string         { return "dpor" }
+func (s *source) Name() string {
+	if s.name == "" {
+		return "dpor"
+	}
+	return s.name
+}
 func (s *source) Relation() Dependence { return s.dep }
 func (s *source) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys(), Sleep: true} }
 

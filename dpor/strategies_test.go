@@ -86,7 +86,7 @@ func TestNoStrategyExploresMoreThanExhaustive(t *testing.T) {
 			continue
 		}
 		for _, name := range []string{"delay-bounded", "dpor", "transdpor", "ired", "liviola"} {
-			for _, dep := range dpor.Dependences() {
+			for _, dep := range []string{"actor", "history", "key"} { // the built-ins: other tests register more
 				s, err := dpor.New(name, dpor.Config{Dependence: dep, Delays: 3})
 				if err != nil {
 					t.Fatal(err)

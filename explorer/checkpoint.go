@@ -119,7 +119,12 @@ func (e *engine) openCheckpoint() error {
 		// Stateful DPOR's graph of visited states is not in the checkpoint record: a
 		// resumed run would cut paths at visited states without the backtrack points
 		// the graph restores, and lose histories.
-		return fmt.Errorf("checkpoints: %s with state caching keeps a graph of the visited states that checkpoints do not save yet; checkpoint %s without caching, or exhaustive or delay-bounded with caching", e.strat.Name(), e.strat.Name())
+		return fmt.Errorf("checkpoints: %s with state caching keeps a graph of the visited states that checkpoints do not save yet; checkpoint dpor-source without caching, or exhaustive or delay-bounded with caching", e.strat.Name())
+	}
+	if _, picker := e.strat.(dpor.Picker); picker {
+		// Its wakeup trees are not in the checkpoint record: a resumed run would lose
+		// what they hold still to explore.
+		return fmt.Errorf("checkpoints: %s keeps wakeup trees that checkpoints do not save yet; checkpoint dpor-source (source sets without wakeup trees: a superset of its schedules)", e.strat.Name())
 	}
 	mem := e.opts.VisitedMem
 	if mem == 0 {

@@ -73,7 +73,7 @@ func TestCheckpointResumeIsInvisible(t *testing.T) {
 		{"delay-bounded-cached", func() dpor.Strategy { return dpor.DelayBounded(2) }, true, 0},
 		{"exhaustive", dpor.Exhaustive, false, 0},
 	}
-	for _, name := range []string{"dpor", "transdpor", "ired", "liviola"} {
+	for _, name := range []string{"dpor-source", "transdpor", "ired", "liviola"} {
 		modes = append(modes, mode{name, func() dpor.Strategy {
 			s, err := dpor.New(name, dpor.Config{})
 			if err != nil {
@@ -84,7 +84,7 @@ func TestCheckpointResumeIsInvisible(t *testing.T) {
 	}
 	for _, sc := range systems {
 		for _, m := range modes {
-			if !sc.all && m.name != "exhaustive-cached-spilling" && m.name != "exhaustive" && m.name != "dpor" {
+			if !sc.all && m.name != "exhaustive-cached-spilling" && m.name != "exhaustive" && m.name != "dpor-source" {
 				continue
 			}
 			t.Run(sc.name+"/"+m.name, func(t *testing.T) {
@@ -181,6 +181,11 @@ func TestCheckpointRefusals(t *testing.T) {
 			o.Strategy, _ = dpor.New("random", dpor.Config{Seed: 1})
 			o.StateCaching = false
 		}, "same --seed"},
+		{"optimal dpor", func(o *explorer.Options) {
+			o.Checkpoint.Dir = filepath.Join(t.TempDir(), "new")
+			o.Strategy, _ = dpor.New("dpor", dpor.Config{})
+			o.StateCaching = false
+		}, "checkpoint dpor-source"},
 		{"stateful dpor", func(o *explorer.Options) {
 			o.Checkpoint.Dir = filepath.Join(t.TempDir(), "new")
 			o.Strategy, _ = dpor.New("dpor", dpor.Config{})

@@ -98,6 +98,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			e.strat = samplingStrategy{opts.Sampling}
 		}
 	}
+	e.strat = forFaults(e.strat, x.faulty)
 	if opts.StateCaching {
 		if e.strat, e.cacher, err = cacheable(e.strat, x.faulty); err != nil {
 			return nil, err
@@ -204,7 +205,7 @@ func (e *engine) search(ctx context.Context) bool {
 	for len(e.states) > 0 {
 		d := len(e.states) - 1
 		node := &e.nodes[d]
-		i, ok := node.Backtrack.FirstNotInEither(&node.Done, &node.Sleep)
+		i, ok := e.next(node)
 		if !ok {
 			e.pop()
 			continue

@@ -123,6 +123,9 @@ type Stats struct {
 	Steps     int64 // handler runs: events delivered
 	MaxDepth  int   // the longest schedule
 	Cut       int64 // schedules ended by the depth budget
+	// SleepBlocked counts paths abandoned at a state with events enabled, every one of
+	// them asleep (sleep sets): work that ends in no schedule. Optimal DPOR has none.
+	SleepBlocked int64
 
 	Incomplete         int64 // #IH: schedules whose history has an operation not invoked or not answered
 	Unique             int64 // #UH: chronologically unique histories

@@ -243,6 +243,7 @@ func (x *executor) enabled(s *state, buf []dpor.Event, idx []int) ([]dpor.Event,
 			continue
 		}
 		buf = append(buf, p.ev)
+		buf[len(buf)-1].FIFO = x.fifo && p.ev.Kind != dpor.Timer
 		idx = append(idx, i)
 	}
 	if x.faulty {

@@ -152,6 +152,9 @@ func (s *Server) Handler() http.Handler {
 		if f.Run.System != "" && f.Run.System != s.sys.Name {
 			return fmt.Errorf("the file is a counterexample of %s, not of %s", f.Run.System, s.sys.Name)
 		}
+		if err := f.CheckClients(&s.sys); err != nil {
+			return err
+		}
 		for s.sess.Undo() {
 		}
 		s.script = ids

@@ -122,6 +122,16 @@ func TestExplorerOverHTTP(t *testing.T) {
 	if _, code := post(t, ts.URL+"/api/load", `{"format":"other"}`); code != http.StatusBadRequest {
 		t.Errorf("load of a bad file: status %d, want 400", code)
 	}
+	// A counterexample found under another harness is refused.
+	other := filepath.Join(t.TempDir(), "other.json")
+	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Clients: "spec register; c0 → n0: Read()"}
+	if err := report.WriteFile(other, info, report.NewViolation(&sys, res.First), res.First.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	file, _ = os.ReadFile(other)
+	if _, code := post(t, ts.URL+"/api/load", string(file)); code != http.StatusBadRequest {
+		t.Errorf("load of a file of another harness: status %d, want 400", code)
+	}
 	resp, err := http.Get(ts.URL + "/")
 	if err != nil {
 		t.Fatal(err)

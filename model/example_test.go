@@ -12,16 +12,14 @@ import (
 
 // Store is one copy of a primary-backup register. The primary (n0) answers a write
 // before its backup (n1) has heard of it: a classic lost-update bug.
-type Store struct {
-	Value int
-}
+type Store struct{ Value int } // an actor: its fields are its state
 
 // Update tells the backup the new value.
-type Update struct{ Value int }
+type Update struct{ Value int } // a message: any Go value
 
 func (s *Store) Receive(ctx *model.Ctx, env model.Envelope) {
 	switch m := env.Msg.(type) {
-	case model.Request[specs.RegisterInput]:
+	case model.Request[specs.RegisterInput]: // a client's invocation
 		if m.Input.Write {
 			s.Value = m.Input.Value
 			ctx.Send(1, Update{Value: m.Input.Value}) // tell the backup…
@@ -51,10 +49,13 @@ func Example() {
 		return
 	}
 	fmt.Println("schedules:", res.Stats.Schedules, "complete:", res.Complete)
-	if v := res.First; v != nil {
-		fmt.Print(histories.Timeline(&sys, v.Events))
-		fmt.Print(explorer.DescribeSchedule(&sys, v.Steps))
+	if res.First == nil {
+		fmt.Println("no violation")
+		return
 	}
+	// res.First is the violation: its history and its schedule
+	fmt.Print(histories.Timeline(&sys, res.First.Events))
+	fmt.Print(explorer.DescribeSchedule(&sys, res.First.Steps))
 	// Output:
 	// schedules: 3 complete: true
 	//   c0  Write(1)  ├──┤ ok

@@ -56,7 +56,8 @@ func Strategy(s dpor.Strategy) Option { return func(c *config) { c.opts.Strategy
 // MaxDepth bounds the length of a schedule (explorer.Options.MaxDepth).
 func MaxDepth(steps int) Option { return func(c *config) { c.opts.MaxDepth = steps } }
 
-// Options sets every explorer option at once; Budget and Strategy given after it win.
+// Options sets every explorer option at once (Minimize among them); Budget, Strategy and
+// Minimize given after it win.
 func Options(o explorer.Options) Option { return func(c *config) { c.opts = o } }
 
 // Dir sets the directory of saved counterexamples; the default is
@@ -67,6 +68,10 @@ func Dir(path string) Option { return func(c *config) { c.dir = path } }
 // harness's distinct inputs) instead of its own harness; the failure names the workload.
 func Workloads(g workloads.Generator) Option { return func(c *config) { c.gen = &g } }
 
+// Minimize sets whether the first violation's schedule is shrunk (delta debugging, as
+// `ravel check --minimize`) before it is reported and saved; it is by default.
+func Minimize(on bool) Option { return func(c *config) { c.opts.Minimize = on } }
+
 // ReplayOnly replays the saved counterexamples and explores nothing.
 func ReplayOnly() Option { return func(c *config) { c.explore = false } }
 
@@ -75,7 +80,7 @@ func ReplayOnly() Option { return func(c *config) { c.explore = false } }
 // a saved counterexample failed, or with ReplayOnly).
 func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	t.Helper()
-	c := config{explore: true}
+	c := config{explore: true, opts: explorer.Options{Minimize: true}}
 	for _, o := range options {
 		o(&c)
 	}
@@ -109,6 +114,8 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	// Agents counts the actors: a replay file names at least one (report.Read).
 	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence,
 		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, Faults: report.FaultsOf(&sys)}
+	// The harness has no name here: the file records what it does, which a replay checks.
+	info.Clients = report.Clients(&sys)
 	under := ""
 	if workload != nil {
 		info.Workload = workload.w.Name
@@ -123,7 +130,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	} else {
 		saved = fmt.Sprintf("saved to %s: every later run replays it first (ravel replay reads it too)", path)
 	}
-	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored)\n%s\n%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules,
+	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored%s)\n%s\n%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules, report.MinimizedNote(res.First),
 		report.Text(&sys, res.First.Steps, res.First.Events), saved)
 	return res
 }
@@ -175,6 +182,11 @@ func replayCorpus(t testing.TB, sys model.System, dir string) bool {
 				t.Logf("raveltest: saved counterexample %s no longer applies: %v", path, err)
 				continue
 			}
+		}
+		if err := f.CheckClients(&s); err != nil {
+			t.Errorf("raveltest: %s: saved counterexample %s cannot be replayed: %v; delete it if the test's harness changed on purpose", sys.Name, path, err)
+			failed = true
+			continue
 		}
 		ex, err := explorer.Replay(s, ids, false)
 		if err != nil {

@@ -36,6 +36,10 @@ type RunInfo struct {
 	Faults       *Faults `json:"faults,omitempty"`
 	// Workload names the generated workload the run used instead of the named harness.
 	Workload string `json:"workload,omitempty"`
+	// Clients describes the harness the run used by what it does (report.Clients): a
+	// replay refuses a system whose harness differs, and finds the named harness of a
+	// file that names none (raveltest's).
+	Clients string `json:"clients,omitempty"`
 }
 
 // Violation is a counterexample as JSON: its history and its schedule.
@@ -103,6 +107,19 @@ func NewViolation(sys *model.System, v *explorer.Violation) Violation {
 	}
 }
 
+// MinimizedNote says how v's reported schedule relates to the one found, for the line
+// that reports it: "" when it was not shrunk, else "; minimized from 7 steps to 4" (or
+// "; shrunk from 7 steps, minimization interrupted").
+func MinimizedNote(v *explorer.Violation) string {
+	switch {
+	case v.OriginalSteps == 0:
+		return ""
+	case !v.Minimized:
+		return fmt.Sprintf("; shrunk from %d steps, minimization interrupted", v.OriginalSteps)
+	}
+	return fmt.Sprintf("; minimized from %d steps to %d", v.OriginalSteps, len(v.Steps))
+}
+
 // NewHistory renders the history events of sys.
 func NewHistory(sys *model.System, events []histories.Event) History {
 	spec := sys.Harness.Spec()
@@ -139,7 +156,7 @@ func NewSteps(sys *model.System, steps []explorer.Delivery) []Step {
 }
 
 // ScheduleDigest identifies a violation's run and schedule: the system, harness, agents,
-// retries, fault budgets and workload it was found with, and the events delivered. A
+// retries, fault budgets, workload and clients it was found with, and the events delivered. A
 // file whose digest does not match them was edited or damaged.
 func ScheduleDigest(info RunInfo, ids []uint64) string {
 	h := xxhash.New()
@@ -150,6 +167,10 @@ func ScheduleDigest(info RunInfo, ids []uint64) string {
 	if info.Workload != "" {
 		// Only when set, so that the digests of files without a workload stay as they were.
 		fmt.Fprintf(h, "workload %q\n", info.Workload)
+	}
+	if info.Clients != "" {
+		// Likewise only when set.
+		fmt.Fprintf(h, "clients %q\n", info.Clients)
 	}
 	var b [8]byte
 	for _, id := range ids {

@@ -26,7 +26,7 @@ const (
 	boundBudget   = 4 << 20
 	// boundMargin is the allowance above the budget (issue 14's target), for badger's
 	// memtables and read garbage and the runtime. The child runs with the same soft
-	// limit as the command line (cmd/ravel's goHeapLimit).
+	// limit as the command line (ravelcli's goHeapLimit).
 	boundMargin = 64 << 20
 	boundPrefix = "peak-rss-anon-bytes "
 )

@@ -98,7 +98,7 @@ func CheckLimited[S, I, O comparable](
 	parts := partition(spec, ops)
 	if len(parts) == 1 {
 		// One partition: nothing to race against.
-		s := newSearcher(spec, ops, parts[0].idx, nil)
+		s := newSplitSearch(spec, ops, parts[0].idx, nil)
 		if !s.run(-1, stop) {
 			return Result{Err: cause(), Stuck: -1}
 		}
@@ -109,7 +109,7 @@ func CheckLimited[S, I, O comparable](
 		return resultOf(ops, parts, []outcome{s.outcome()}, failed)
 	}
 	r := &race[S, I, O]{spec: spec, ops: ops, parts: parts, stop: stop,
-		searchers: make([]*searcher[S, I, O], len(parts)), outcomes: make([]outcome, len(parts))}
+		searchers: make([]*splitSearch[S, I, O], len(parts)), outcomes: make([]outcome, len(parts))}
 	workers := 1
 	if len(parts) > 1 && len(ops) > parallelAbove {
 		workers = min(runtime.GOMAXPROCS(0), len(parts))
@@ -182,8 +182,8 @@ type race[S, I, O comparable] struct {
 	ops       []histories.Operation[I, O]
 	parts     []part
 	stop      func() bool
-	searchers []*searcher[S, I, O] // created on a partition's first turn, dropped at its end
-	outcomes  []outcome            // of the searches that have ended
+	searchers []*splitSearch[S, I, O] // created on a partition's first turn, dropped at its end
+	outcomes  []outcome               // of the searches that have ended
 
 	mu      sync.Mutex
 	wake    *sync.Cond
@@ -255,7 +255,7 @@ func (r *race[S, I, O]) turn() (int, int64, bool) {
 			if r.left > 1 || r.best.Load() != noFailure {
 				budget = roundBudget(r.rounds[pick] + 1)
 				if s := r.searchers[pick]; s != nil {
-					budget -= s.steps
+					budget -= s.stepsSoFar()
 				}
 			}
 			return pick, budget, true
@@ -270,7 +270,7 @@ func (r *race[S, I, O]) turn() (int, int64, bool) {
 
 // work runs turns until none is left.
 func (r *race[S, I, O]) work() {
-	var spare *searcher[S, I, O] // one that has ended, for the next to reuse
+	var spare *splitSearch[S, I, O] // one that has ended, for the next to reuse
 	for {
 		i, budget, ok := r.turn()
 		if !ok {
@@ -278,7 +278,7 @@ func (r *race[S, I, O]) work() {
 		}
 		s := r.searchers[i]
 		if s == nil {
-			s, spare = newSearcher(r.spec, r.ops, r.parts[i].idx, spare), nil
+			s, spare = newSplitSearch(r.spec, r.ops, r.parts[i].idx, spare), nil
 			r.searchers[i] = s
 		}
 		key := roundKey(r.rounds[i]+1, i)
@@ -300,7 +300,7 @@ func (r *race[S, I, O]) work() {
 					}
 				}
 			}
-		case budget >= 0 && s.steps == roundBudget(r.rounds[i]+1):
+		case budget >= 0 && s.stepsSoFar() == roundBudget(r.rounds[i]+1):
 			r.rounds[i]++ // the budget ran out: the round is complete
 			r.waiting.push(roundKey(r.rounds[i]+1, i))
 		case r.stop != nil && r.stop():

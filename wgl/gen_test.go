@@ -102,13 +102,18 @@ const (
 // [0, maxDur], about a fifth of the operations open, outputs chosen by mode. Open operations
 // get random outputs and return times, which the checkers must ignore.
 func (g gen[S, I, O]) history(r *rand.Rand, n, maxDur, mode int) []histories.Operation[I, O] {
+	return g.historyOpen(r, n, maxDur, mode, 5)
+}
+
+// historyOpen is history with about one operation in openOneIn open (none if 0).
+func (g gen[S, I, O]) historyOpen(r *rand.Rand, n, maxDur, mode, openOneIn int) []histories.Operation[I, O] {
 	ops := make([]histories.Operation[I, O], n)
 	for i := range ops {
 		call := int64(r.IntN(2 * n))
 		in := g.input(r)
 		ops[i] = histories.Operation[I, O]{
 			Client: i, Input: in, Output: g.output(r, in),
-			Call: call, Return: call + int64(r.IntN(maxDur+1)), Open: r.IntN(5) == 0,
+			Call: call, Return: call + int64(r.IntN(maxDur+1)), Open: openOneIn > 0 && r.IntN(openOneIn) == 0,
 		}
 	}
 	if mode == outRandom {

@@ -106,6 +106,24 @@ type searcher[S, I, O comparable] struct {
 
 	verdict Verdict // Unknown until the search ends
 	witness []int32
+
+	// Several start states (a segment after a quiescent cut, see split.go): the
+	// search goes from each in turn, sharing the memo, since a configuration's future
+	// does not depend on where it started. from is the start of the current search,
+	// prefixFrom that of the saved prefix, witnessFrom that of the witness.
+	starts                  []S
+	initial                 [1]S // starts, when it is spec.Init() alone
+	from                    int
+	prefixFrom, witnessFrom int
+	// enumerate: instead of ending at the first linearization, record the state each
+	// one leads to (once per state, since the memo holds (all operations, state) once)
+	// and go on; the search ends when every start is exhausted, Linearizable if some
+	// end was found. Only for operations none of which is open.
+	enumerate bool
+	ends      []S     // the states reached
+	endFrom   []int32 // by end: the start it came from
+	endPaths  []int32 // by end: its linearization, len(ops) operations
+	overflow  bool    // more than maxEnds ends: the search stopped (see split.go)
 }
 
 // newSearcher prepares the search of the operations ops[idx[0]], ops[idx[1]], …; the
@@ -113,6 +131,14 @@ type searcher[S, I, O comparable] struct {
 // ended, whose memory the new one takes over (the checks of a history with many small
 // partitions then allocate little); reuse must not be used afterwards.
 func newSearcher[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], idx []int, reuse *searcher[S, I, O]) *searcher[S, I, O] {
+	return newSearcherFrom(spec, ops, idx, reuse, nil, false)
+}
+
+// newSearcherFrom is newSearcher starting from each of starts in turn (spec.Init()
+// when starts is nil), recording every end state when enumerate is set (see searcher).
+// starts is kept, not copied.
+func newSearcherFrom[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], idx []int,
+	reuse *searcher[S, I, O], starts []S, enumerate bool) *searcher[S, I, O] {
 	n := len(idx)
 	completed := 0
 	for _, j := range idx {
@@ -136,6 +162,11 @@ func newSearcher[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.O
 		ranks:     resize(s.ranks, n),
 		hashes:    s.hashes,
 		stuck:     none,
+		starts:    starts,
+		enumerate: enumerate,
+		ends:      s.ends[:0],
+		endFrom:   s.endFrom[:0],
+		endPaths:  s.endPaths[:0],
 	}
 	for i, j := range idx {
 		op := &ops[j]
@@ -145,16 +176,52 @@ func newSearcher[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.O
 		}
 	}
 	s.buildLists(ops, idx)
-	s.state = spec.Init()
+	if s.starts == nil {
+		s.initial[0] = spec.Init()
+		s.starts = s.initial[:]
+	}
 	s.fewStates = plainValue(reflect.TypeFor[S]())
-	s.sh = s.hash(s.state)
 	s.memo.init(s.ranks)
-	s.cfg, _ = s.memo.addNew(s.state, s.sh)
-	s.cur = s.nodes[mainHead].next
+	s.from = -1
+	s.nextStart()
 	if s.completed == 0 {
 		s.verdict, s.witness = Linearizable, []int32{}
 	}
 	return s
+}
+
+// nextStart begins the search from the next start state whose configuration (nothing
+// linearized, that state) is not explored yet, and reports false when none is left.
+func (s *searcher[S, I, O]) nextStart() bool {
+	for s.from+1 < len(s.starts) {
+		s.from++
+		st := s.starts[s.from]
+		sh := s.hash(st)
+		e, isNew := s.memo.addNew(st, sh)
+		if !isNew {
+			continue
+		}
+		s.state, s.sh, s.cfg = st, sh, e
+		s.cur, s.inOpen = s.nodes[mainHead].next, false
+		return true
+	}
+	return false
+}
+
+// maxEnds bounds the end states an enumerating search records; beyond, it stops with
+// overflow set. Tests lower it.
+var maxEnds = 256
+
+// recordEnd records the current state, every operation linearized, as an end.
+func (s *searcher[S, I, O]) recordEnd() {
+	s.ends = append(s.ends, s.state)
+	s.endFrom = append(s.endFrom, int32(s.from))
+	for _, f := range s.stack {
+		s.endPaths = append(s.endPaths, s.nodes[f.node].op)
+	}
+	if len(s.ends) > maxEnds {
+		s.overflow = true
+	}
 }
 
 // resize returns a slice of length n, buf's memory if it is large enough.
@@ -468,8 +535,19 @@ func (s *searcher[S, I, O]) run(budget int64, stop func() bool) bool {
 			if nodes[c].call {
 				if s.lift(c, 0) {
 					if s.done == s.completed {
-						s.finish(Linearizable)
-						return true
+						if !s.enumerate {
+							s.finish(Linearizable)
+							return true
+						}
+						// Record the end and go on as if nothing followed: the
+						// backtracking below.
+						s.recordEnd()
+						s.inOpen, s.cur = true, none
+						if s.overflow {
+							s.steps++
+							return false
+						}
+						continue
 					}
 					s.cur = nodes[mainHead].next
 				} else {
@@ -496,7 +574,14 @@ func (s *searcher[S, I, O]) run(budget int64, stop func() bool) bool {
 			s.savePrefix()
 		}
 		if len(s.stack) == 0 {
-			s.finish(NotLinearizable)
+			if s.nextStart() {
+				continue
+			}
+			if len(s.ends) > 0 {
+				s.finish(Linearizable)
+			} else {
+				s.finish(NotLinearizable)
+			}
 			return true
 		}
 		f := s.stack[len(s.stack)-1]
@@ -524,6 +609,7 @@ func (s *searcher[S, I, O]) run(budget int64, stop func() bool) bool {
 // search would have been deeper before).
 func (s *searcher[S, I, O]) savePrefix() {
 	s.bestSaved = true
+	s.prefixFrom = s.from
 	if s.prefix == nil {
 		s.prefix = make([]int32, 0, len(s.ops))
 	}
@@ -543,7 +629,8 @@ func (s *searcher[S, I, O]) savePrefix() {
 // finish ends the search with verdict v.
 func (s *searcher[S, I, O]) finish(v Verdict) {
 	s.verdict = v
-	if v == Linearizable {
+	if v == Linearizable && !s.enumerate {
+		s.witnessFrom = s.from
 		s.witness = make([]int32, len(s.stack))
 		for i, f := range s.stack {
 			s.witness[i] = s.nodes[f.node].op
@@ -554,6 +641,9 @@ func (s *searcher[S, I, O]) finish(v Verdict) {
 	// end. Small ones are kept for reuse (see newSearcher).
 	var zero S
 	s.state = zero
+	if v == Linearizable && s.enumerate {
+		s.prefix, s.stuck = nil, none
+	}
 	if s.memo.count > maxReused {
 		s.memo, s.stack, s.known = memo[S]{}, nil, nil
 	}

@@ -1,0 +1,438 @@
+package ravelcli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/internal/procmem"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/samplers"
+	"github.com/ravelmc/ravel/visited"
+	"github.com/ravelmc/ravel/workloads"
+)
+
+type checkFlags struct {
+	harness      string
+	strategy     string
+	maxSchedules int64
+	maxDepth     int
+	agents       int
+	seed         int64
+	json         bool
+	out          string
+	quiet        bool
+	reflective   bool
+	delays       int
+	retries      int
+	caching      string
+	visitedMem   string
+	visitedDir   string
+	stateless    bool
+	dependence   string
+	histories    string
+	ckpt         checkpointFlags
+	workloads    string
+	html         string
+	sampling     samplerFlags
+	faults       faultFlags
+}
+
+// newCheckFlagSet declares check's flags. Parse errors are not printed by the flag
+// package: cmdCheck reports them in one line.
+func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.harness, "harness", "", "the harness: what the clients do (default: the system's first; see ravel list)")
+	fs.StringVar(&f.strategy, "strategy", "exhaustive", "the search strategy (see ravel list)")
+	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "stop after this many schedules; 0 means no limit")
+	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
+	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: the system's)")
+	fs.IntVar(&f.retries, "retries", -1, "the retry limit of systems that retry; 0 means none (default: the system's)")
+	fs.Int64Var(&f.seed, "seed", 1, "the seed of randomized strategies; printed with every result")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
+	fs.StringVar(&f.out, "out", "", "write the first violation to `FILE` as JSON, for ravel replay")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
+	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
+	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
+	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: "+strings.Join(dpor.Dependences(), ", ")+" (default: history; key for liviola; actor for the samplers, which know actor and history)")
+	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive, delay-bounded and dpor only)")
+	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
+	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
+	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
+	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
+	addCheckpointFlags(fs, &f.ckpt)
+	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax)
+	fs.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to `FILE`")
+	addSamplerFlags(fs, &f.sampling)
+	f.faults.declare(fs)
+	fs.Usage = func() {} // the flag package calls it on every error; cmdCheck reports errors itself
+	return fs
+}
+
+func (c *catalog) printCheckUsage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintf(w, "Usage: ravel check SYSTEM [flags]\n\nSystems: %s\n\nFlags:\n", c.validNames())
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// parseInterleaved parses flags that may come before or after the positional arguments.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
+	var f checkFlags
+	fs := newCheckFlagSet(&f)
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.printCheckUsage(fs, stdout)
+		return exitOK, nil
+	}
+	if err != nil {
+		return 0, usagef("check: %v (see ravel check -h)", err)
+	}
+	if len(pos) != 1 {
+		return 0, usagef("check needs exactly one system (valid: %s), got %d arguments", c.validNames(), len(pos))
+	}
+	entry, err := c.lookup(pos[0])
+	if err != nil {
+		return 0, usagef("check: %v", err)
+	}
+	if f.harness == "" {
+		f.harness = entry.Harnesses[0]
+	}
+	ef := exploreFlags{maxSchedules: f.maxSchedules, maxDepth: f.maxDepth, agents: f.agents, retries: f.retries, delays: f.delays, dependence: f.dependence}
+	if err := ef.validate("check", fs); err != nil {
+		return 0, err
+	}
+	if f.agents == 0 {
+		f.agents = entry.Agents
+	}
+	if f.retries < 0 {
+		f.retries = entry.Retries
+	}
+	sys, err := entry.New(Config{Agents: f.agents, Harness: f.harness, Retries: f.retries})
+	if err != nil {
+		return 0, usagef("check %s: %v", entry.Name, err)
+	}
+	var strat dpor.Strategy
+	var sampling *samplers.Config
+	if isSampler(f.strategy) {
+		if sampling, err = samplerConfig(f.strategy, &f.sampling, f.dependence); err != nil {
+			return 0, usagef("check: %v", err)
+		}
+		strat = samplerStrategyName(sampling.Name)
+	} else if strat, err = dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence}); err != nil {
+		return 0, usagef("check: %v", err)
+	}
+	if _, ok := strat.(dpor.Sampler); (ok || sampling != nil) && f.maxSchedules == 0 {
+		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
+	}
+	if sampling == nil {
+		if err := ef.validateStrategy("check", fs, strat, true, nil); err != nil {
+			return 0, err
+		}
+	}
+	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
+	if err := f.faults.apply(&sys, &opts); err != nil {
+		return 0, err
+	}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless, Faults: faultsInfo(&sys)}
+	if dep := dpor.RelationOf(strat); dep != nil {
+		info.Dependence = dep.Name()
+	}
+	if f.strategy == "delay-bounded" {
+		info.Delays = &f.delays
+	}
+	if sampling != nil && sampling.DeclaredRacy && sys.Racy == nil {
+		return 0, usagef("check: --racy declared: %s declares no racy message types; use --racy auto", entry.Name)
+	}
+	if sampling != nil {
+		info.Dependence = sampling.Dependence.Name()
+		strat, opts.Strategy = nil, nil
+		opts.Sampling, opts.Seed, opts.FirstRun = sampling, f.seed, f.sampling.run
+	}
+	switch f.caching {
+	case "on":
+		opts.StateCaching = true
+		if !dpor.CachingSound(strat) {
+			return 0, usagef("check: --state-caching on is not sound with the %s strategy (it would lose the backtrack points of the paths it cuts); use dpor (stateful DPOR), exhaustive or delay-bounded, or --state-caching off", f.strategy)
+		}
+	case "off":
+	default:
+		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
+	}
+	mem, err := visited.ParseSize(f.visitedMem)
+	if err != nil {
+		return 0, usagef("check: --visited-mem: %v", err)
+	}
+	opts.VisitedMem, opts.VisitedDir = mem, f.visitedDir
+	if opts.Checkpoint, err = f.ckpt.checkpointing(info, mem, f.reflective); err != nil {
+		return 0, err
+	}
+	if !f.quiet {
+		opts.ProgressEvery = 5 * time.Second
+		opts.Progress = func(s explorer.Stats) {
+			fmt.Fprintf(stderr, "ravel: %s schedules, %s steps, %d unique histories, %d violations so far, %.0fs\n",
+				thousands(s.Schedules), thousands(s.Steps), s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
+		}
+	}
+	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}, {"--html", f.html}} {
+		if o.path != "" {
+			if err := prepareOutput("check: "+o.flag, o.path); err != nil {
+				return 0, err
+			}
+		}
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	if f.workloads != "" {
+		return checkWorkloads(ctx, stdout, stderr, sys, opts, info, f)
+	}
+	limitGoHeap(opts.StateCaching)
+	sampler := procmem.Start(0)
+	res, runErr := explorer.Run(ctx, sys, opts)
+	peak, measured := sampler.Stop()
+	if res == nil {
+		return 0, fmt.Errorf("check %s: %w", entry.Name, runErr)
+	}
+	noteCheckpoint(stderr, opts.Checkpoint, res.Stats.Interrupted)
+	return finishCheck(stdout, stderr, &sys, info, res, runErr, f, newMemoryJSON(peak, measured))
+}
+
+// finishCheck writes the files asked for, prints the report, and returns the exit
+// status. Whatever failed late — the run's own store (runErr), a file — is reported
+// after the report and its violation, never instead of them.
+func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res *explorer.Result, runErr error, f checkFlags, memory *memoryJSON) (int, error) {
+	info.Clients = report.Clients(sys) // what the harness does, for replay to check
+	report := newCheckReport(info, res, sys)
+	report.Memory = memory
+	var errs []error
+	if runErr != nil {
+		errs = append(errs, fmt.Errorf("check %s: %w (the figures cover the search until then)", info.System, runErr))
+	}
+	if f.histories != "" {
+		if err := writeHistories(f.histories, sys, res); err != nil {
+			errs = append(errs, fmt.Errorf("check: --histories: %w", err))
+		}
+	}
+	saved := ""
+	if f.out != "" && report.FirstViolation != nil {
+		if err := writeViolation(f.out, info, res.First, *report.FirstViolation); err != nil {
+			errs = append(errs, fmt.Errorf("check: --out: %w", err))
+		} else {
+			saved = f.out
+		}
+	}
+	if f.html != "" {
+		if err := writeCheckHTML(f.html, sys, report, res); err != nil {
+			errs = append(errs, fmt.Errorf("check: --html: %w", err))
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			errs = append(errs, err)
+		}
+	} else {
+		printCheck(stdout, sys, report, res, saved)
+		if res.Sampling != nil {
+			fmt.Fprintln(stdout)
+			printSampling(stdout, res.Sampling)
+		}
+	}
+	code := exitOK
+	switch {
+	case res.First != nil:
+		code = exitViolation
+	case res.Stats.Interrupted:
+		code = exitInterrupted
+	}
+	for _, err := range errs {
+		code = lateFailure(stderr, code, err)
+	}
+	return code, nil
+}
+
+// budget turns the command line's "0 means no limit" into the explorer's.
+func budget(n int64) int64 {
+	if n == 0 {
+		return explorer.Unlimited
+	}
+	return n
+}
+
+// writeHistories writes every canonical history of res, one JSON line each with its
+// verdict, sorted, so that the files of two runs compare with cmp.
+func writeHistories(path string, sys *model.System, res *explorer.Result) error {
+	type line struct {
+		histories.CanonicalJSON
+		Verdict string `json:"verdict"`
+	}
+	lines := make([]string, len(res.Canonical))
+	for i, c := range res.Canonical {
+		v := "linearizable"
+		if !c.Linearizable {
+			v = "not-linearizable"
+		}
+		b, err := json.Marshal(line{CanonicalJSON: c.History.JSON(sys.Harness), Verdict: v})
+		if err != nil {
+			return err
+		}
+		lines[i] = string(b)
+	}
+	slices.Sort(lines)
+	var buf strings.Builder
+	for _, l := range lines {
+		buf.WriteString(l)
+		buf.WriteByte('\n')
+	}
+	return os.WriteFile(path, []byte(buf.String()), 0o644)
+}
+
+func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {
+	fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s", r.System, r.Harness, r.Strategy)
+	if r.Dependence != "" {
+		fmt.Fprintf(w, "  dependence %s", r.Dependence)
+	}
+	if r.Delays != nil {
+		fmt.Fprintf(w, "  delays %d", *r.Delays)
+	}
+	fmt.Fprintf(w, "  agents %d  seed %d%s\n", r.Agents, r.Seed, r.Faults.Describe())
+	if r.Exclusions > 0 {
+		fmt.Fprintf(w, "note: the system excludes %d message types from interleaving; a wrong exclusion hides bugs\n", r.Exclusions)
+	}
+	switch {
+	case r.Complete:
+		fmt.Fprintln(w, "search: complete — every schedule the strategy selects was explored")
+	case r.Interrupted:
+		fmt.Fprintln(w, "search: interrupted — the figures below cover the schedules explored so far")
+	case r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules):
+		fmt.Fprintf(w, "search: incomplete — %s schedules were cut at the depth budget (--max-depth %d)\n", thousands(r.CutSchedules), r.MaxDepth)
+	default:
+		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)\n", thousands(r.MaxSchedules))
+	}
+	row := func(sym, name, val string) { fmt.Fprintf(w, "  %-5s %-44s %s\n", sym, name, val) }
+	row("#S", "schedules", thousands(r.Schedules))
+	row("", "steps (messages delivered)", thousands(r.Steps))
+	row("", "longest schedule (steps)", fmt.Sprint(r.MaxDepthReached))
+	row("", "cut schedules (depth budget)", thousands(r.CutSchedules))
+	if r.Dependence != "" {
+		row("", "paths blocked by sleep sets (no schedule)", thousands(r.SleepBlocked))
+	}
+	row("#IH", "incomplete histories", thousands(r.HistoriesIncomplete))
+	row("#UH", "unique histories (chronological)", thousands(r.HistoriesUnique))
+	row("#CH", "unique histories (canonical)", thousands(r.HistoriesCanonical))
+	row("#NL", "non-linearizable unique histories", thousands(r.Nonlinearizable))
+	row("", "non-linearizable canonical histories", thousands(r.NonlinearizableCanonical))
+	row("NL/UH", "quality", percent(r.Quality))
+	row("UH/S", "progression", percent(r.Progression))
+	row("NL/S", "precision", percent(r.Precision))
+	if r.Panics > 0 {
+		row("", "schedules ending in a panic, bad response or failed assertion", thousands(r.Panics))
+	}
+	if r.StateCaching {
+		row("", "states (unique)", thousands(r.States))
+		row("", "revisits (paths ended at a visited state)", thousands(r.Revisits))
+		row("", "visited states spilled to disk", thousands(r.VisitedSpilled))
+		row("", "disk reads", thousands(r.DiskReads))
+		row("", "chance of a fingerprint collision", fmt.Sprintf("%.1e", r.CollisionProbability))
+	}
+	if r.StepsReplayed > 0 {
+		row("", "steps re-executed (stateless)", thousands(r.StepsReplayed))
+	}
+	row("TS", "exploring", seconds(r.ExploreSeconds))
+	row("TC", "checking histories", seconds(r.CheckSeconds))
+	row("TT", "total", seconds(r.TotalSeconds))
+	if r.HistoriesBeforeFirst != nil {
+		row("#HF", "unique histories before the first violation", thousands(*r.HistoriesBeforeFirst))
+		row("TF", "time to the first violation", seconds(*r.FirstViolationSeconds))
+	} else {
+		row("#HF", "unique histories before the first violation", "-")
+		row("TF", "time to the first violation", "-")
+	}
+	row("", "schedules per second", thousands(int64(r.SchedulesPerSecond)))
+	printMemory(w, r.Memory)
+	v := res.First
+	if v == nil {
+		if r.Complete {
+			fmt.Fprintln(w, "\nno violation found")
+		} else {
+			fmt.Fprintln(w, "\nno violation found in the schedules explored")
+		}
+		return
+	}
+	fmt.Fprintln(w)
+	switch v.Kind {
+	case "nonlinearizable":
+		fmt.Fprintf(w, "VIOLATION: schedule %d gives a history that is not linearizable\n", v.Schedule)
+	case "panic":
+		fmt.Fprintf(w, "VIOLATION: a handler panicked in schedule %d: %s\n", v.Schedule, v.Message)
+	default:
+		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
+	}
+	fmt.Fprintf(w, "\n%s", report.Text(sys, v.Steps, v.Events))
+	if note := minimizedNote(v); note != "" {
+		fmt.Fprintf(w, "(the schedule above%s)\n", note)
+	}
+	if v.Stack != "" {
+		fmt.Fprintf(w, "\nstack of the panic:\n%s", indent(v.Stack))
+	}
+	if !v.Replayed {
+		fmt.Fprintln(w, "\nWARNING: replaying this schedule from the initial state did not reach the same state: a handler is not deterministic")
+	}
+	if out != "" {
+		fmt.Fprintf(w, "\nsaved to %s; re-run it with: ravel replay %s\n", out, out)
+	}
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return "    " + strings.Join(lines, "\n    ") + "\n"
+}
+
+func seconds(s float64) string { return fmt.Sprintf("%.3fs", s) }
+
+func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
+
+// thousands writes n with thousands separators: 4,204,200.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

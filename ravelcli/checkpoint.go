@@ -1,0 +1,120 @@
+package ravelcli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/ravelmc/ravel/explorer"
+)
+
+// checkpointFlags are check's flags for checkpoints and resuming.
+type checkpointFlags struct {
+	dir    string
+	every  time.Duration
+	resume string
+}
+
+func addCheckpointFlags(fs *flag.FlagSet, f *checkpointFlags) {
+	fs.StringVar(&f.dir, "checkpoint", "", "keep the search resumable in `DIR` (badger): visited states, frontier, statistics, histories")
+	fs.DurationVar(&f.every, "checkpoint-every", explorer.DefaultCheckpointEvery, "the interval between checkpoints (also taken on Ctrl-C, SIGTERM and at the end)")
+	fs.StringVar(&f.resume, "resume", "", "continue the search checkpointed in `DIR`, with the same command line; checkpoints go on there")
+}
+
+// checkpointing turns the flags into the explorer's options; the identity is everything
+// a resume must match.
+func (f *checkpointFlags) checkpointing(info runInfo, visitedMem int64, reflective bool) (explorer.Checkpointing, error) {
+	dir := f.dir
+	switch {
+	case f.resume != "" && f.dir != "" && f.resume != f.dir:
+		return explorer.Checkpointing{}, usagef("check: --resume %s continues the checkpoints in %s; --checkpoint %s names another directory", f.resume, f.resume, f.dir)
+	case f.resume != "":
+		dir = f.resume
+	case dir == "":
+		return explorer.Checkpointing{}, nil
+	}
+	if f.every <= 0 {
+		return explorer.Checkpointing{}, usagef("check: --checkpoint-every must be a positive duration such as 30s or 5m, got %v", f.every)
+	}
+	id := []string{
+		"ravel=" + ravelVersion(),
+		"system=" + info.System,
+		"harness=" + info.Harness,
+		"strategy=" + info.Strategy,
+		fmt.Sprintf("agents=%d", info.Agents),
+		fmt.Sprintf("retries=%d", info.Retries),
+		"dependence=" + info.Dependence,
+		fmt.Sprintf("delays=%v", derefInt(info.Delays)),
+		fmt.Sprintf("state-caching=%v", info.StateCaching),
+		fmt.Sprintf("stateless=%v", info.Stateless),
+		fmt.Sprintf("max-schedules=%d", info.MaxSchedules),
+		fmt.Sprintf("max-depth=%d", info.MaxDepth),
+		fmt.Sprintf("reflective=%v", reflective),
+		fmt.Sprintf("visited-mem=%d", visitedMem),
+		"faults=" + faultsIdentity(info.Faults),
+	}
+	return explorer.Checkpointing{Dir: dir, Every: f.every, Identity: id, Resume: f.resume != ""}, nil
+}
+
+// faultsIdentity is the run's fault budgets as JSON ("null" when there are none).
+func faultsIdentity(f *faultsJSON) string {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Sprintf("%+v", f)
+	}
+	return string(b)
+}
+
+func derefInt(p *int) any {
+	if p == nil {
+		return "-"
+	}
+	return *p
+}
+
+// ravelVersion names the build: the module version when it has one, else the VCS
+// revision, else a hash of the executable, so that a checkpoint is never resumed by a
+// Ravel that may fingerprint states differently.
+func ravelVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			return v
+		}
+		var rev, dirty string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "+dirty"
+				}
+			}
+		}
+		if rev != "" && dirty == "" {
+			return rev
+		}
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		if b, err := os.ReadFile(exe); err == nil {
+			sum := sha256.Sum256(b)
+			return "build-" + hex.EncodeToString(sum[:8])
+		}
+	}
+	return "unknown"
+}
+
+// noteCheckpoint tells how to continue an interrupted run.
+func noteCheckpoint(w io.Writer, c explorer.Checkpointing, interrupted bool) {
+	if c.Dir == "" || !interrupted {
+		return
+	}
+	fmt.Fprintf(w, "ravel: checkpoint saved in %s; continue with the same command and --resume %s\n", c.Dir, c.Dir)
+}

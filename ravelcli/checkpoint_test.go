@@ -1,0 +1,180 @@
+package ravelcli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The tests below run the command in a process of its own: this test binary, re-executed
+// with RAVEL_CHECKPOINT_TEST_ARGS set, runs the command line it holds and exits.
+const subprocessArgs = "RAVEL_CHECKPOINT_TEST_ARGS"
+
+func TestCheckpointSubprocessMain(t *testing.T) {
+	args := os.Getenv(subprocessArgs)
+	if args == "" {
+		t.Skip("runs only as a subprocess of the checkpoint tests")
+	}
+	os.Exit(run(strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
+}
+
+// ravelCmd is the command line args run in a subprocess, writing its standard output to
+// stdout.
+func ravelCmd(t *testing.T, stdout *bytes.Buffer, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCheckpointSubprocessMain$")
+	cmd.Env = append(os.Environ(), subprocessArgs+"="+strings.Join(args, "\x1f"))
+	cmd.Stdout = stdout
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	t.Cleanup(func() {
+		if t.Failed() && stderr.Len() > 0 {
+			t.Logf("stderr of %v:\n%s", args, stderr.String())
+		}
+	})
+	return cmd
+}
+
+// outcome is what a finished run must reproduce: its figures and its --histories file.
+type outcome struct {
+	States, Schedules, Unique, Canonical, Nonlinearizable int64
+	Complete                                              bool
+	Histories                                             []byte
+}
+
+func finished(t *testing.T, stdout []byte, histories string) outcome {
+	t.Helper()
+	var r checkReport
+	if err := json.Unmarshal(stdout, &r); err != nil {
+		t.Fatalf("output is not a report: %v\n%s", err, stdout)
+	}
+	h, err := os.ReadFile(histories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return outcome{r.States, r.Schedules, r.HistoriesUnique, r.HistoriesCanonical, r.Nonlinearizable, r.Complete, h}
+}
+
+// TestCheckpointKillResume is the kill test: `ravel check gossip … --checkpoint DIR` is
+// killed with SIGKILL at seeded random moments; each time, `--resume DIR` (killed again
+// in the chained case) ends with exactly the states, schedules and --histories file of the
+// uninterrupted run. A kill before the first checkpoint leaves nothing to resume, which
+// the resume says (exit 2); the run is then started again.
+func TestCheckpointKillResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command many times")
+	}
+	const seed = 14
+	rng := rand.New(rand.NewPCG(seed, 1))
+	t.Logf("seed %d", seed)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"caching-spilling", []string{"check", "gossip", "--agents", "4", "--harness", "rw", "--state-caching", "on", "--visited-mem", "64KiB", "--max-schedules", "0"}},
+		{"dpor-source", []string{"check", "gossip", "--agents", "3", "--harness", "writes", "--strategy", "dpor-source", "--max-schedules", "0"}},
+		{"exhaustive-budget", []string{"check", "gossip", "--agents", "3", "--harness", "writes", "--max-schedules", "9000"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := append(tc.args, "--json", "--quiet")
+			dir := t.TempDir()
+			wantHist := filepath.Join(dir, "want.jsonl")
+			var out bytes.Buffer
+			start := time.Now()
+			first := ravelCmd(t, &out, append(base, "--histories", wantHist)...)
+			if err := first.Run(); err != nil && first.ProcessState.ExitCode() != exitViolation {
+				t.Fatalf("uninterrupted run: %v", err)
+			}
+			took := time.Since(start)
+			want := finished(t, out.Bytes(), wantHist)
+			for k := range 4 {
+				kills := 1 + k/3 // the last round kills the resumed run too
+				ck := filepath.Join(dir, fmt.Sprintf("ckpt-%d", k))
+				hist := filepath.Join(dir, fmt.Sprintf("got-%d.jsonl", k))
+				args := append(append([]string(nil), base...), "--histories", hist, "--checkpoint-every", "20ms")
+				restarts := 0
+				for i := 0; ; i++ {
+					var a []string
+					if i == 0 {
+						a = append(args, "--checkpoint", ck)
+					} else {
+						a = append(args, "--resume", ck)
+					}
+					out.Reset()
+					cmd := ravelCmd(t, &out, a...)
+					if err := cmd.Start(); err != nil {
+						t.Fatal(err)
+					}
+					var killedAt time.Duration
+					done := make(chan struct{})
+					if i < kills {
+						// A seeded moment after the run's first checkpoint has begun (its
+						// table file appears), within half the uninterrupted run's time.
+						killedAt = time.Duration(rng.Int64N(int64(took / 2)))
+						go func() {
+							for {
+								select {
+								case <-done:
+									return
+								case <-time.After(2 * time.Millisecond):
+								}
+								if m, _ := filepath.Glob(filepath.Join(ck, "table-*")); len(m) > 0 {
+									break
+								}
+							}
+							select {
+							case <-done:
+							case <-time.After(killedAt):
+								_ = cmd.Process.Signal(syscall.SIGKILL)
+							}
+						}()
+					}
+					err := cmd.Wait()
+					close(done)
+					if err == nil {
+						break
+					}
+					code := cmd.ProcessState.ExitCode()
+					if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+						t.Logf("round %d: run %d killed after %v", k, i, killedAt)
+						continue
+					}
+					if i > 0 && code == exitUsage && i <= kills {
+						// Killed before its first checkpoint: start again.
+						t.Logf("round %d: killed before its first checkpoint was complete; starting again", k)
+						if restarts++; restarts > 10 {
+							t.Fatal("every kill came before the first checkpoint")
+						}
+						if err := os.RemoveAll(ck); err != nil {
+							t.Fatal(err)
+						}
+						i = -1
+						continue
+					}
+					if code != exitViolation {
+						t.Fatalf("round %d: run %d: %v", k, i, err)
+					}
+					break
+				}
+				got := finished(t, out.Bytes(), hist)
+				if got.States != want.States || got.Schedules != want.Schedules || got.Unique != want.Unique ||
+					got.Canonical != want.Canonical || got.Nonlinearizable != want.Nonlinearizable || got.Complete != want.Complete {
+					t.Errorf("round %d: resumed run %+v\nwant %+v", k, strip(got), strip(want))
+				}
+				if !bytes.Equal(got.Histories, want.Histories) {
+					t.Errorf("round %d: the --histories files differ (%d and %d bytes)", k, len(got.Histories), len(want.Histories))
+				}
+			}
+		})
+	}
+}
+
+func strip(o outcome) outcome { o.Histories = nil; return o }

@@ -1,0 +1,117 @@
+// Package ravelcli is the ravel command line over any catalog of systems: a user's own
+// main gets list, check, replay, bench, explore, lincheck and run — every flag, --json,
+// --out, --html, the exit codes — over the systems it names:
+//
+//	func main() { ravelcli.Main(ravelcli.Systems(lazybackup.System)) }
+//
+// where lazybackup.System is a ravelcli.System: a name, the harness names, the default
+// number of agents and a Build function (docs/user-guide.md §5). cmd/ravel is
+// Main(Builtins()).
+//
+// Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input
+// (a bad catalog among them), 130 when interrupted (SIGINT or SIGTERM) before finding
+// anything; lincheck adds 3 for an unknown verdict.
+package ravelcli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitViolation   = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// usageError is bad usage or input: exit 2 with a one-line reason.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+const usage = `ravel — a model checker for distributed systems written as Go actors
+
+Usage:
+  ravel list                    the systems with their harnesses, and the strategies
+  ravel check SYSTEM [flags]    explore SYSTEM's schedules and check every history
+  ravel replay FILE             re-run the violation saved by check --out FILE
+  ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
+  ravel bench samplers --figure 5|6   the samplers on seeds/000's micro-benchmark
+  ravel deps [flags]            dependence relations side by side, against exhaustive search
+  ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
+  ravel explore SYSTEM [flags]  step through SYSTEM by hand in a browser (127.0.0.1)
+  ravel run [flags] CONFIG      test a real cluster: intercept, schedule, inject faults, check
+
+Run 'ravel check -h' for check's flags.
+Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
+(or a failure of the visited-state store on disk), 130 interrupted (SIGINT or
+SIGTERM) before a violation was found.
+`
+
+// Main runs the command line of os.Args over the catalog opts make and exits with its
+// status; it does not return.
+func Main(opts ...Option) {
+	os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr, opts...))
+}
+
+// Run is the whole command line over the catalog opts make: args without the program
+// name, the output on stdout and stderr, the exit status returned (0 no violation, 1 a
+// violation, 2 bad usage or input, 130 interrupted). A bad catalog — two systems of one
+// name, a system without harnesses or Build — is exit 2 before any command runs.
+func Run(args []string, stdout, stderr io.Writer, opts ...Option) int {
+	c, err := newCatalog(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "ravel: bad catalog: %v\n", err)
+		return exitUsage
+	}
+	return c.run(args, stdout, stderr)
+}
+
+// run dispatches one command line.
+func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	var code int
+	var err error
+	switch args[0] {
+	case "list":
+		code, err = c.cmdList(args[1:], stdout)
+	case "check":
+		code, err = c.cmdCheck(args[1:], stdout, stderr)
+	case "replay":
+		code, err = c.cmdReplay(args[1:], stdout)
+	case "bench":
+		code, err = c.cmdBench(args[1:], stdout, stderr)
+	case "deps":
+		code, err = c.cmdDeps(args[1:], stdout, stderr)
+	case "lincheck":
+		code, err = cmdLincheck(args[1:], stdout, stderr)
+	case "explore":
+		code, err = c.cmdExplore(args[1:], stdout)
+	case "run":
+		code, err = cmdRun(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		err = usagef("unknown command %q (valid: list, check, replay, bench, deps, lincheck, run, explore)", args[0])
+	}
+	if err != nil {
+		var u *usageError
+		if errors.As(err, &u) {
+			fmt.Fprintf(stderr, "ravel: %v\n", err)
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "ravel: %v\n", err)
+		return exitUsage
+	}
+	return code
+}

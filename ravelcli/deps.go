@@ -1,0 +1,158 @@
+package ravelcli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ravelmc/ravel/depbench"
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
+)
+
+type depsFlags struct {
+	systems, harnesses, strategies, dependences string
+	maxSchedules                                int64
+	maxDepth, agents, retries                   int
+	cached, commute                             bool
+	commuteStates                               int
+	markdown, json, quiet                       bool
+}
+
+const depsUsage = `Usage: ravel deps [flags]
+
+Compares dependence relations side by side. For every system and harness, it runs
+exhaustive search, then every strategy of the DPOR family with every relation, on the
+same configuration and budgets, and prints one row per strategy and relation: schedules,
+steps (the states reached), time, canonical histories found, the share of exhaustive
+search's canonical histories they include, the non-linearizable ones they miss, and the
+first missed history as a timeline. With --commute (the default) it also checks each
+relation's contract on the system's states: symmetric, and two steps it calls
+independent commute (explorer.CheckCommutation).
+
+Relations: %s.
+
+Flags:
+`
+
+func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) {
+	var f depsFlags
+	fs := flag.NewFlagSet("deps", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&f.systems, "systems", strings.Join(c.names(), ","), "comma-separated systems")
+	fs.StringVar(&f.harnesses, "harness", "", "comma-separated harnesses (default: each system's first)")
+	fs.StringVar(&f.strategies, "strategies", "dpor", "comma-separated strategies of the DPOR family (dpor, transdpor, ired, liviola)")
+	fs.StringVar(&f.dependences, "dependence", "", "comma-separated dependence relations (default: every registered one: "+strings.Join(dpor.Dependences(), ", ")+")")
+	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "the schedule budget of each run, exhaustive search's too; 0 means no limit")
+	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
+	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: each system's)")
+	fs.IntVar(&f.retries, "retries", -1, "the retry limit of systems that retry; 0 means none (default: each system's)")
+	fs.BoolVar(&f.cached, "cached-baseline", false, "run the exhaustive baseline with state caching: the same canonical histories, far fewer schedules where orders converge")
+	fs.BoolVar(&f.commute, "commute", true, "also check each relation's contract on the system's states (--commute=false skips it)")
+	fs.IntVar(&f.commuteStates, "commute-states", explorer.DefaultCommuteStates, "the states the contract check examines, breadth first; 0 means no limit")
+	fs.BoolVar(&f.markdown, "markdown", false, "print Markdown tables")
+	fs.BoolVar(&f.json, "json", false, "print one JSON array of the tables")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stdout, depsUsage, strings.Join(dpor.Dependences(), ", "))
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK, nil
+	}
+	if err != nil {
+		return 0, usagef("deps: %v (see ravel deps -h)", err)
+	}
+	if len(pos) > 0 {
+		return 0, usagef("deps takes no arguments, got %q", strings.Join(pos, " "))
+	}
+	if f.markdown && f.json {
+		return 0, usagef("deps: --markdown and --json exclude each other")
+	}
+	if f.commuteStates < 0 {
+		return 0, usagef("deps: --commute-states must be 0 (no limit) or positive, got %d", f.commuteStates)
+	}
+	ef := exploreFlags{maxSchedules: f.maxSchedules, maxDepth: f.maxDepth, agents: f.agents, retries: f.retries}
+	if err := ef.validate("deps", fs); err != nil {
+		return 0, err
+	}
+	var entries []System
+	for _, name := range split(f.systems) {
+		e, err := c.lookup(name)
+		if err != nil {
+			return 0, usagef("deps: %v", err)
+		}
+		entries = append(entries, e)
+	}
+	cfg := depbench.Config{
+		Strategies: split(f.strategies), Dependences: split(f.dependences),
+		MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))),
+		CachedBaseline: f.cached, Commute: f.commute, CommuteStates: int(budget(int64(f.commuteStates))),
+	}
+	if len(cfg.Strategies) == 0 {
+		return 0, usagef("deps: --strategies names none")
+	}
+	for _, d := range cfg.Dependences {
+		if _, err := dpor.DependenceByName(d); err != nil {
+			return 0, usagef("deps: %v", err)
+		}
+	}
+	for _, s := range cfg.Strategies {
+		st, err := dpor.New(s, dpor.Config{})
+		if err != nil {
+			return 0, usagef("deps: %v", err)
+		}
+		if dpor.RelationOf(st) == nil {
+			return 0, usagef("deps: strategy %q reduces by no dependence relation (valid: dpor, transdpor, ired, liviola)", s)
+		}
+	}
+	if !f.quiet {
+		cfg.Progress = func(msg string) { fmt.Fprintf(stderr, "deps: %s\n", msg) }
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	var tables []*depbench.Table
+	for _, e := range entries {
+		harnesses := []string{e.Harnesses[0]}
+		if f.harnesses != "" {
+			harnesses = split(f.harnesses)
+		}
+		agents := f.agents
+		if agents == 0 {
+			agents = e.Agents
+		}
+		retries := f.retries
+		if retries < 0 {
+			retries = e.Retries
+		}
+		for _, h := range harnesses {
+			sys, err := e.New(Config{Agents: agents, Harness: h, Retries: retries})
+			if err != nil {
+				return 0, usagef("deps %s: %v", e.Name, err)
+			}
+			t, err := depbench.Compare(ctx, sys, e.Name, h, agents, cfg)
+			if ctx.Err() != nil {
+				return exitInterrupted, nil
+			}
+			if err != nil {
+				return 0, fmt.Errorf("deps: %w", err)
+			}
+			tables = append(tables, t)
+			if !f.json {
+				if err := depbench.Print(stdout, []*depbench.Table{t}, f.markdown); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return exitOK, enc.Encode(tables)
+	}
+	return exitOK, nil
+}

@@ -1,0 +1,69 @@
+package ravelcli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+
+	"github.com/ravelmc/ravel/interactive"
+)
+
+// cmdExplore serves SYSTEM to a browser on 127.0.0.1 until interrupted.
+func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	port := fs.Int("port", 0, "the port on 127.0.0.1 to serve on; 0 picks a free one (printed)")
+	harness := fs.String("harness", "", "the harness (default: the system's first)")
+	agents := fs.Int("agents", 0, "the number of agents (default: the system's)")
+	fs.Usage = func() {}
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stdout, "Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it\n\nSystems: %s\n\nFlags:\n", c.validNames())
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK, nil
+	}
+	if err != nil {
+		return 0, usagef("explore: %v (see ravel explore -h)", err)
+	}
+	if len(pos) != 1 {
+		return 0, usagef("explore needs exactly one system (valid: %s), got %d arguments", c.validNames(), len(pos))
+	}
+	if *port < 0 || *port > 65535 {
+		return 0, usagef("explore: --port must be 0…65535, got %d", *port)
+	}
+	entry, err := c.lookup(pos[0])
+	if err != nil {
+		return 0, usagef("explore: %v", err)
+	}
+	sys, err := entry.New(Config{Harness: *harness, Agents: *agents, Retries: -1})
+	if err != nil {
+		return 0, usagef("explore %s: %v", entry.Name, err)
+	}
+	srv, err := interactive.New(sys)
+	if err != nil {
+		return 0, usagef("explore %s: %v", entry.Name, err)
+	}
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", *port))
+	if err != nil {
+		return 0, usagef("explore: %v", err)
+	}
+	fmt.Fprintf(stdout, "ravel explore %s: serving on http://%s/ (interrupt to stop)\n", entry.Name, ln.Addr())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	hs := &http.Server{Handler: srv.Handler()}
+	go func() {
+		<-ctx.Done()
+		hs.Close()
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return 0, fmt.Errorf("explore: %w", err)
+	}
+	return exitOK, nil
+}

@@ -1,0 +1,82 @@
+package ravelcli
+
+import (
+	"flag"
+
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
+)
+
+// faultFlags are check's fault budgets and minimization switch.
+type faultFlags struct {
+	drop, duplicate, partition, crash int
+	timeouts                          int
+	hold, crashStop                   bool
+	probability                       float64
+	minimize                          bool
+}
+
+func (f *faultFlags) declare(fs *flag.FlagSet) {
+	fs.IntVar(&f.drop, "drop", 0, "fault budget: at most this many messages lost per schedule")
+	fs.IntVar(&f.duplicate, "duplicate", 0, "fault budget: at most this many deliveries that leave a copy of their message pending")
+	fs.IntVar(&f.partition, "partition", 0, "fault budget: at most this many partitions per schedule, each splitting the agents in two until a heal")
+	fs.BoolVar(&f.hold, "partition-hold", false, "a partition holds the messages across its cut until the heal (default: they are lost)")
+	fs.IntVar(&f.crash, "crash", 0, "fault budget: at most this many crashes per schedule; an agent with a Restart method may come back with its durable state")
+	fs.BoolVar(&f.crashStop, "crash-stop", false, "crashed agents never restart, even those with a Restart method")
+	fs.IntVar(&f.timeouts, "timeouts", 0, "each client may time out and send its request again, to the next agent, up to this many times per schedule")
+	fs.Float64Var(&f.probability, "fault-probability", 0, "random: the chance of injecting a fault where one is enabled (default 0: uniform over all enabled events)")
+	fs.BoolVar(&f.minimize, "minimize", true, "shrink the first violation's schedule (delta debugging) before reporting it")
+}
+
+// apply sets sys's fault budgets and opts' fault options from the flags; a bad value is
+// a usage error naming its flag.
+func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
+	for _, b := range []struct {
+		name string
+		n    int
+	}{{"drop", f.drop}, {"duplicate", f.duplicate}, {"partition", f.partition}, {"crash", f.crash}, {"timeouts", f.timeouts}} {
+		if b.n < 0 {
+			return usagef("check: --%s must be 0 or more, got %d", b.name, b.n)
+		}
+	}
+	if f.probability < 0 || f.probability > 1 || f.probability != f.probability {
+		return usagef("check: --fault-probability must be between 0 and 1, got %v", f.probability)
+	}
+	if f.partition > 0 && len(sys.Actors) < 2 {
+		return usagef("check: --partition needs at least 2 agents, the system has %d", len(sys.Actors))
+	}
+	if f.partition > 0 && len(sys.Faults.Sides) == 0 && len(sys.Actors) > model.MaxSplitActors {
+		return usagef("check: --partition splits the agents every way, which needs at most %d agents; the system has %d", model.MaxSplitActors, len(sys.Actors))
+	}
+	if (f.partition > 0 || f.crash > 0) && len(sys.Actors) > model.MaxFaultActors {
+		return usagef("check: --partition and --crash need at most %d agents, the system has %d", model.MaxFaultActors, len(sys.Actors))
+	}
+	sys.Faults.Drop, sys.Faults.Duplicate, sys.Faults.Partition, sys.Faults.Crash = f.drop, f.duplicate, f.partition, f.crash
+	sys.Faults.Hold = sys.Faults.Hold || f.hold
+	sys.Faults.CrashStop = sys.Faults.CrashStop || f.crashStop
+	if f.timeouts > 0 {
+		sys.Harness.Retrying(f.timeouts)
+	}
+	opts.FaultProbability = f.probability
+	opts.Minimize = f.minimize
+	return nil
+}
+
+// faultsJSON are the fault budgets of a run; they live in package report, with the
+// rest of the replay file.
+type faultsJSON = report.Faults
+
+func faultsInfo(sys *model.System) *faultsJSON { return report.FaultsOf(sys) }
+
+// minimizedNote says how the reported schedule relates to the one found.
+func minimizedNote(v *explorer.Violation) string { return report.MinimizedNote(v) }
+
+// faultList describes the faults for ravel list.
+var faultList = [][2]string{
+	{"--drop N", "lose up to N messages between agents"},
+	{"--duplicate N", "deliver up to N messages while leaving a copy pending"},
+	{"--partition N", "up to N partitions into two sides, each until a heal; messages across are lost (--partition-hold: held)"},
+	{"--crash N", "up to N crashes; an agent with a Restart method comes back with its durable state (--crash-stop: never)"},
+	{"--timeouts N", "each client may time out up to N times and send its request again to the next agent"},
+}

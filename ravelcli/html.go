@@ -1,0 +1,76 @@
+package ravelcli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
+)
+
+// writeCheckHTML is check --html: the first violation's page with the run's statistics,
+// or the statistics alone when none was found.
+func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer.Result) error {
+	stats := [][2]string{
+		{"system", r.System}, {"harness", r.Harness}, {"strategy", r.Strategy}, {"agents", fmt.Sprint(r.Agents)}, {"seed", fmt.Sprint(r.Seed)},
+		{"complete", fmt.Sprint(r.Complete)}, {"schedules", thousands(r.Schedules)}, {"steps", thousands(r.Steps)},
+		{"unique histories", thousands(r.HistoriesUnique)}, {"non-linearizable histories", thousands(r.Nonlinearizable)},
+		{"total time", seconds(r.TotalSeconds)},
+	}
+	if r.Workload != "" {
+		stats = append(stats, [2]string{"workload", r.Workload})
+	}
+	title := "ravel check " + r.System
+	verdict := "no violation found"
+	var steps []explorer.Delivery
+	if v := res.First; v != nil {
+		steps = v.Steps
+		verdict = fmt.Sprintf("VIOLATION (%s) in schedule %d", v.Kind, v.Schedule)
+		if v.Message != "" {
+			verdict += ": " + v.Message
+		}
+	}
+	p, err := report.NewPage(sys, title, verdict, stats, steps)
+	if err != nil {
+		return err
+	}
+	return report.WriteHTMLFile(path, p)
+}
+
+// htmlFlag takes "--html PAGE" (or -html, =PAGE) out of args, for the commands whose
+// other arguments are positional.
+func htmlFlag(args []string) (rest []string, page string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--html" || a == "-html":
+			if i+1 >= len(args) {
+				return nil, "", usagef("--html needs a file name")
+			}
+			page = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--html=") || strings.HasPrefix(a, "-html="):
+			page = a[strings.Index(a, "=")+1:]
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, page, nil
+}
+
+// writeReplayHTML is replay --html.
+func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.Execution) error {
+	verdict := "the history is linearizable"
+	switch {
+	case ex.Failure != "":
+		verdict = "VIOLATION: " + ex.Failure
+	case report.Why(sys, ex.Events) != "":
+		verdict = "VIOLATION: the history is not linearizable"
+	}
+	p, err := report.NewPage(sys, "ravel replay "+file, verdict, [][2]string{{"file", file}, {"system", sys.Name}, {"steps", fmt.Sprint(len(ex.Steps))}}, ex.Steps)
+	if err != nil {
+		return err
+	}
+	return report.WriteHTMLFile(page, p)
+}

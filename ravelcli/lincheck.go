@@ -1,0 +1,425 @@
+package ravelcli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ravelmc/ravel/formats"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/specs"
+	"github.com/ravelmc/ravel/visited"
+	"github.com/ravelmc/ravel/wgl"
+)
+
+// exitUnknown is lincheck's exit status when no history was found not linearizable but
+// the timeout struck before some verdict.
+const exitUnknown = 3
+
+type lincheckFlags struct {
+	spec    string
+	format  string
+	timeout time.Duration
+	json    bool
+	out     string
+	html    string
+	memSize string
+	memMax  int64
+}
+
+// lincheckSpec is a specification lincheck knows, with the formats its histories can be
+// read from; the first is the default.
+type lincheckSpec struct {
+	name    string
+	formats []string
+}
+
+// lincheckSpecs are the specifications lincheck knows.
+var lincheckSpecs = []lincheckSpec{
+	{"cas-register", []string{"jepsen", "ravel"}},
+	{"kv", []string{"porcupine-kv", "ravel"}},
+	{"register", []string{"ravel"}},
+}
+
+func lincheckSpecNames() string {
+	var names []string
+	for _, s := range lincheckSpecs {
+		names = append(names, s.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func newLincheckFlagSet(f *lincheckFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("lincheck", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.spec, "spec", "", "the specification: cas-register, kv or register (default: the one --format holds)")
+	fs.StringVar(&f.format, "format", "", "the files' format: jepsen, porcupine-kv or ravel (default: jepsen for cas-register, porcupine-kv for kv, ravel for register)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "give up on a file after this long and call it unknown; 0 means no limit")
+	fs.BoolVar(&f.json, "json", false, "print a JSON array of {file, verdict, seconds} instead of text")
+	fs.StringVar(&f.out, "out", "", "write every violation found, with its longest linearizable prefix, to `FILE` as JSON")
+	fs.StringVar(&f.html, "html", "", "write the first violating history (or the first history) as one HTML page to `FILE`")
+	fs.StringVar(&f.memSize, "mem-limit", "", "give up on a file, calling it unknown, when the check would hold more memory than this (512MiB, 4GiB, …; default: three quarters of the machine's or the cgroup's memory)")
+	fs.Usage = func() {}
+	return fs
+}
+
+const lincheckUsage = `Usage: ravel lincheck --spec SPEC [flags] FILE…
+
+Checks recorded histories for linearizability against a sequential specification and
+prints a verdict per file: linearizable, not-linearizable, unknown (--timeout or
+--mem-limit struck), or error: … for a file that cannot be read (reported as FILE:LINE;
+the other files are still checked). An empty file is an empty history; - reads standard
+input. For a violation it prints the longest linearizable prefix found and the operation
+that cannot follow it. Exit status, the worst outcome: 1 some file not linearizable,
+130 interrupted (SIGINT or SIGTERM), 2 bad usage or some file unreadable or malformed,
+3 some verdict unknown, 0 every file linearizable.
+
+Specifications and their formats (the first is the default):
+  cas-register   jepsen (Jepsen logs, e.g. etcd), ravel
+  kv             porcupine-kv (EDN maps), ravel
+  register       ravel
+The ravel format is one JSON object per line; see docs/lincheck.md.
+
+Flags:
+`
+
+func cmdLincheck(args []string, stdout, stderr io.Writer) (int, error) {
+	var f lincheckFlags
+	fs := newLincheckFlagSet(&f)
+	files, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, lincheckUsage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK, nil
+	}
+	if err != nil {
+		return 0, usagef("lincheck: %v (see ravel lincheck -h)", err)
+	}
+	if f.spec == "" {
+		switch f.format {
+		case "jepsen":
+			f.spec = "cas-register"
+		case "porcupine-kv":
+			f.spec = "kv"
+		default:
+			return 0, usagef("lincheck needs --spec (valid: %s)", lincheckSpecNames())
+		}
+	}
+	i := slices.IndexFunc(lincheckSpecs, func(s lincheckSpec) bool { return s.name == f.spec })
+	if i < 0 {
+		return 0, usagef("lincheck: unknown spec %q (valid: %s)", f.spec, lincheckSpecNames())
+	}
+	valid := lincheckSpecs[i].formats
+	if f.format == "" {
+		f.format = valid[0]
+	}
+	if !slices.Contains(valid, f.format) {
+		return 0, usagef("lincheck: format %q does not hold %s histories (valid for %s: %s)", f.format, f.spec, f.spec, strings.Join(valid, ", "))
+	}
+	if f.timeout < 0 {
+		return 0, usagef("lincheck: --timeout must be 0 (no limit) or positive, got %v", f.timeout)
+	}
+	if len(files) == 0 {
+		return 0, usagef("lincheck needs at least one history file (see ravel lincheck -h)")
+	}
+	f.memMax = defaultMemLimit()
+	if f.memSize != "" {
+		if f.memMax, err = visited.ParseSize(f.memSize); err != nil {
+			return 0, usagef("lincheck: --mem-limit: %v", err)
+		}
+		if f.memMax < 1<<20 {
+			return 0, usagef("lincheck: --mem-limit %s is below the minimum of 1MiB", f.memSize)
+		}
+	}
+	// The collector works harder as the limit nears, so that garbage is not mistaken
+	// for memory the check needs.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(f.memMax))
+	if f.out != "" {
+		if err := prepareOutput("lincheck: --out", f.out); err != nil {
+			return 0, err
+		}
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	switch f.spec {
+	case "cas-register":
+		read := formats.ReadJepsen
+		if f.format == "ravel" {
+			read = ravelReader(formats.CASCodec())
+		}
+		return lincheck(ctx, specs.CASRegister(), formats.CASCodec(), read, files, f, stdout, stderr)
+	case "kv":
+		read := formats.ReadPorcupineKV
+		if f.format == "ravel" {
+			read = ravelReader(formats.KVCodec())
+		}
+		return lincheck(ctx, specs.KV(), formats.KVCodec(), read, files, f, stdout, stderr)
+	default:
+		return lincheck(ctx, specs.Register(), formats.RegisterCodec(), ravelReader(formats.RegisterCodec()), files, f, stdout, stderr)
+	}
+}
+
+// ravelReader reads Ravel's format with codec.
+func ravelReader[I, O any](codec formats.Codec[I, O]) func(io.Reader, string) ([]histories.Operation[I, O], error) {
+	return func(r io.Reader, name string) ([]histories.Operation[I, O], error) {
+		return formats.ReadRavel(r, name, codec)
+	}
+}
+
+// lincheckResult is one file's line of --json.
+type lincheckResult struct {
+	File    string  `json:"file"`
+	Verdict string  `json:"verdict"`
+	Seconds float64 `json:"seconds"`
+	Error   string  `json:"error,omitempty"` // why the verdict is error or unknown
+}
+
+// lincheck reads and checks the files one after the other. A file that cannot be read
+// gets its own verdict, "error", and the others are still checked; the exit status is
+// the worst outcome (see lincheckExit).
+func lincheck[S, I, O comparable](
+	ctx context.Context, spec specs.Spec[S, I, O], codec formats.Codec[I, O],
+	read func(io.Reader, string) ([]histories.Operation[I, O], error),
+	files []string, f lincheckFlags, stdout, stderr io.Writer,
+) (int, error) {
+	results := make([]lincheckResult, len(files))
+	var violations []json.RawMessage
+	var n lincheckCounts
+	var late []error
+	for i, name := range files {
+		if ctx.Err() != nil {
+			results[i] = lincheckResult{File: name, Verdict: "unknown", Error: "interrupted before it was checked"}
+			n.unknown++
+			if !f.json {
+				fmt.Fprintf(stdout, "%s  unknown  (interrupted before it was checked)\n", name)
+			}
+			continue
+		}
+		ops, err := readHistoryFile(name, read)
+		if err != nil {
+			n.errors++
+			results[i] = lincheckResult{File: name, Verdict: "error", Error: err.Error()}
+			if !f.json {
+				fmt.Fprintf(stdout, "%s  error: %v\n", name, err)
+			}
+			continue
+		}
+		fctx, cancel := ctx, context.CancelFunc(func() {})
+		if f.timeout > 0 {
+			fctx, cancel = context.WithTimeout(ctx, f.timeout)
+		}
+		start := time.Now()
+		res := wgl.CheckLimited(fctx, spec, ops, f.memMax)
+		elapsed := time.Since(start)
+		cancel()
+		results[i] = lincheckResult{File: name, Verdict: res.Verdict.String(), Seconds: elapsed.Seconds()}
+		switch res.Verdict {
+		case wgl.NotLinearizable:
+			n.bad++
+			if f.out != "" {
+				v, err := violationRecord(spec, codec, name, ops, res)
+				if err != nil {
+					late = append(late, fmt.Errorf("lincheck: --out: %s: %w", name, err))
+				} else {
+					violations = append(violations, v)
+				}
+			}
+		case wgl.Unknown:
+			n.unknown++
+			if ctx.Err() != nil {
+				n.interrupted = true
+				results[i].Error = "interrupted"
+			} else if res.Err != nil {
+				results[i].Error = unknownReason(res.Err, f.timeout)
+			}
+		}
+		if !f.json {
+			printLincheck(stdout, spec, name, ops, res, elapsed, f.timeout, ctx.Err() != nil)
+		}
+		if f.html != "" && (i == 0 || res.Verdict == wgl.NotLinearizable && n.bad == 1) {
+			page := report.NewHistoryPage("ravel lincheck "+name, res.Verdict.String(), [][2]string{{"file", name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
+			if err := report.WriteHTMLFile(f.html, page); err != nil {
+				late = append(late, fmt.Errorf("lincheck: --html: %w", err))
+			}
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(results); err != nil {
+			late = append(late, err)
+		}
+	} else if len(files) > 1 {
+		fmt.Fprintf(stdout, "\n%d files: %d linearizable, %d not linearizable, %d unknown, %d errors\n",
+			len(files), len(files)-n.bad-n.unknown-n.errors, n.bad, n.unknown, n.errors)
+	}
+	if f.out != "" {
+		if err := writeViolations(f.out, spec.Name, violations); err != nil {
+			late = append(late, fmt.Errorf("lincheck: --out: %w", err))
+		} else if !f.json && n.bad > 0 {
+			fmt.Fprintf(stdout, "violations saved to %s\n", f.out)
+		}
+	}
+	code := n.exit()
+	for _, err := range late {
+		code = lateFailure(stderr, code, err)
+	}
+	return code, nil
+}
+
+// lincheckCounts are the outcomes of a batch.
+type lincheckCounts struct {
+	bad, unknown, errors int
+	interrupted          bool
+}
+
+// exit is the worst outcome's status: a violation (1) above all, then an interruption
+// (130), a file that could not be read (2), a verdict unknown (3), and 0 when every file
+// is linearizable.
+func (n lincheckCounts) exit() int {
+	switch {
+	case n.bad > 0:
+		return exitViolation
+	case n.interrupted:
+		return exitInterrupted
+	case n.errors > 0:
+		return exitUsage
+	case n.unknown > 0:
+		return exitUnknown
+	}
+	return exitOK
+}
+
+// unknownReason says why a check ended without a verdict.
+func unknownReason(err error, timeout time.Duration) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("gave up after --timeout %v", timeout)
+	case errors.Is(err, wgl.ErrMemLimit):
+		return "gave up: the check needs more memory than --mem-limit"
+	}
+	return err.Error()
+}
+
+// readHistoryFile opens and reads one file ("-" is standard input). An empty file is
+// an empty history; a file with lines but no operation is almost always one of the
+// wrong format (a Jepsen reader skips lines that are not operations) and is an error.
+func readHistoryFile[I, O any](name string, read func(io.Reader, string) ([]histories.Operation[I, O], error)) ([]histories.Operation[I, O], error) {
+	fh, err := openInput(name)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	cr := &countingReader{r: fh}
+	ops, err := read(cr, name)
+	if err == nil && len(ops) == 0 && cr.n > 0 {
+		return nil, fmt.Errorf("%s: no operations found: is it in the format --format names?", name)
+	}
+	return ops, err
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	return k, err
+}
+
+// printLincheck prints one file's verdict, and for a violation its explanation.
+func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], name string, ops []histories.Operation[I, O],
+	res wgl.Result, elapsed, timeout time.Duration, interrupted bool) {
+	fmt.Fprintf(w, "%s  %s  (%d operations, %s)\n", name, res.Verdict, len(ops), seconds(elapsed.Seconds()))
+	switch res.Verdict {
+	case wgl.Unknown:
+		switch {
+		case interrupted:
+			fmt.Fprintln(w, "  interrupted before a verdict")
+		case res.Err != nil:
+			fmt.Fprintf(w, "  %s\n", unknownReason(res.Err, timeout))
+		}
+	case wgl.NotLinearizable:
+		fmt.Fprint(w, report.ExplainViolation(spec, ops, res, explainRows))
+	}
+}
+
+// explainRows is how many operations of the prefix the text explanation shows.
+const explainRows = 10
+
+// violationRecord is one violation for --out: the file, the failing partition, the
+// longest linearizable prefix and the stuck operation, each operation as a line of
+// Ravel's format with its index in the history, and the text timeline.
+func violationRecord[S, I, O comparable](spec specs.Spec[S, I, O], codec formats.Codec[I, O], name string,
+	ops []histories.Operation[I, O], res wgl.Result) (json.RawMessage, error) {
+	e := report.Explain(spec, ops, res)
+	opJSON := func(i int) (json.RawMessage, error) {
+		b, err := formats.MarshalRavelOp(ops[i], codec)
+		if err != nil {
+			return nil, err
+		}
+		return json.RawMessage(`{"index":` + strconv.Itoa(i) + `,` + string(b[1:])), nil
+	}
+	type record struct {
+		File       string            `json:"file"`
+		Operations int               `json:"operations"`
+		Partition  *string           `json:"partition,omitempty"`
+		Prefix     []json.RawMessage `json:"prefix"`
+		Stuck      json.RawMessage   `json:"stuck"`
+		Expected   any               `json:"stuck_expected_output"`
+		Timeline   string            `json:"timeline"`
+	}
+	r := record{File: name, Operations: len(ops), Prefix: []json.RawMessage{}}
+	if spec.Partition != nil {
+		r.Partition = &res.Partition
+	}
+	for _, i := range e.Prefix {
+		j, err := opJSON(i)
+		if err != nil {
+			return nil, err
+		}
+		r.Prefix = append(r.Prefix, j)
+	}
+	if res.Stuck >= 0 {
+		j, err := opJSON(res.Stuck)
+		if err != nil {
+			return nil, err
+		}
+		r.Stuck, r.Expected = j, codec.EncodeOutput(ops[res.Stuck].Input, e.Expected)
+	}
+	r.Timeline = report.ExplainViolation(spec, ops, res, explainRows)
+	b, err := json.Marshal(r)
+	return b, err
+}
+
+// lincheckFormat names the layout of lincheck's --out file.
+const lincheckFormat = "ravel-lincheck/1"
+
+func writeViolations(path, spec string, violations []json.RawMessage) error {
+	if violations == nil {
+		violations = []json.RawMessage{}
+	}
+	b, err := json.MarshalIndent(struct {
+		Format     string            `json:"format"`
+		Spec       string            `json:"spec"`
+		Violations []json.RawMessage `json:"violations"`
+	}{lincheckFormat, spec, violations}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}

@@ -1,0 +1,55 @@
+package ravelcli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/samplers"
+)
+
+func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
+	if len(args) > 0 {
+		return 0, usagef("list takes no arguments, got %q", strings.Join(args, " "))
+	}
+	// One tabwriter aligns both tables; the blank row between them is padded, so trailing
+	// spaces are trimmed on the way out.
+	var buf bytes.Buffer
+	w := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "SYSTEM\tHARNESSES\tAGENTS\tWHAT")
+	for _, e := range c.systems {
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", e.Name, strings.Join(e.Harnesses, ","), e.Agents, e.Summary)
+	}
+	fmt.Fprintln(w, "\t\t\t")
+	fmt.Fprintln(w, "STRATEGY\t\t\tWHAT")
+	for _, s := range dpor.Strategies() {
+		fmt.Fprintf(w, "%s\t\t\t%s\n", s.Name, s.Summary)
+	}
+	for _, name := range samplers.Names() {
+		if name != "random" { // listed with the strategies above
+			fmt.Fprintf(w, "%s\t\t\t%s\n", name, samplers.Summary(name))
+		}
+	}
+	fmt.Fprintln(w, "\t\t\t")
+	fmt.Fprintln(w, "DEPENDENCE\t\t\tWHAT (--dependence)")
+	for _, d := range dpor.DependenceInfos() {
+		fmt.Fprintf(w, "%s\t\t\t%s\n", d.Name, d.Doc)
+	}
+	fmt.Fprintln(w, "\t\t\t")
+	fmt.Fprintln(w, "FAULT (check flag)\t\t\tWHAT (budgets per schedule; 0, the default, injects none)")
+	for _, f := range faultList {
+		fmt.Fprintf(w, "%s\t\t\t%s\n", f[0], f[1])
+	}
+	if err := w.Flush(); err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(buf.String()) {
+		if _, err := fmt.Fprintln(stdout, strings.TrimRight(line, " \n")); err != nil {
+			return 0, err
+		}
+	}
+	return exitOK, nil
+}

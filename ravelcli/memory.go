@@ -1,0 +1,58 @@
+package ravelcli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/ravelmc/ravel/internal/procmem"
+)
+
+// memoryJSON is the process's memory during a run (Linux only; omitted elsewhere): the
+// anonymous part says whether the run fits its budget, the file-backed part (badger's
+// mapped tables) is page cache the kernel reclaims under pressure.
+type memoryJSON struct {
+	PeakAnonBytes int64   `json:"peak_rss_anon_bytes"`
+	PeakFileBytes int64   `json:"peak_rss_file_bytes"`
+	PeakRSSBytes  int64   `json:"peak_rss_bytes"`
+	SampledEvery  float64 `json:"sampled_every_seconds"`
+	How           string  `json:"how"`
+}
+
+const memoryHow = "RssAnon and RssFile from /proc/self/status, sampled; peak_rss_bytes is the kernel's VmHWM (anon + file)"
+
+func newMemoryJSON(p procmem.Peak, ok bool) *memoryJSON {
+	if !ok {
+		return nil
+	}
+	return &memoryJSON{PeakAnonBytes: p.Anon, PeakFileBytes: p.File, PeakRSSBytes: p.HWM, SampledEvery: p.Every.Seconds(), How: memoryHow}
+}
+
+func printMemory(w io.Writer, m *memoryJSON) {
+	if m == nil {
+		return
+	}
+	row := func(name, val string) { fmt.Fprintf(w, "  %-5s %-44s %s\n", "", name, val) }
+	row("peak anonymous memory (RssAnon, sampled)", mib(m.PeakAnonBytes))
+	row("peak file-backed memory (RssFile, sampled)", mib(m.PeakFileBytes))
+	row("peak resident memory (VmHWM)", mib(m.PeakRSSBytes))
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// goHeapLimit is the soft limit on the Go runtime's memory of a run with state caching,
+// unless GOMEMLIMIT says otherwise. The visited set's table and filter (the budget) live
+// outside the Go heap; what is in it is the engine's and badger's (memtables, compaction
+// buffers, the garbage of its reads). Without a limit the collector lets that garbage grow
+// to twice the live heap: a spilling gossip-4 run at --visited-mem 1MiB peaked at 70–84 MiB
+// anonymous, with GOMEMLIMIT=40MiB at 35 MiB in the same time (docs/visited-states.md). The
+// limit is soft: a search whose live heap needs more gets it, with more collections.
+const goHeapLimit = 48 << 20
+
+// limitGoHeap applies goHeapLimit to a run with state caching.
+func limitGoHeap(caching bool) {
+	if caching && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(goHeapLimit)
+	}
+}

@@ -1,0 +1,87 @@
+package ravelcli
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/wgl"
+)
+
+func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
+	args, html, err := htmlFlag(args)
+	if err != nil {
+		return 0, err
+	}
+	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
+		return 0, usagef("usage: ravel replay FILE [--html PAGE] (FILE written by ravel check --out FILE or raveltest, - for standard input; --html writes the replay as one HTML page)")
+	}
+	path := args[0]
+	in, err := openInput(path)
+	if err != nil {
+		return 0, usagef("replay: %v", err)
+	}
+	vf, ids, err := readViolationFile(in, path)
+	in.Close()
+	if err != nil {
+		return 0, usagef("replay: %v", err)
+	}
+	entry, err := c.lookup(vf.Run.System)
+	if err != nil {
+		return 0, usagef("replay: %s: %v", path, err)
+	}
+	sys, harness, err := replaySystem(entry, vf)
+	if err != nil {
+		return 0, usagef("replay: %s: %v", path, err)
+	}
+	ex, err := explorer.Replay(sys, ids, false)
+	if err != nil {
+		return 0, usagef("replay: %s: %v", path, err)
+	}
+	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, harness, vf.Run.Agents, len(ex.Steps))
+	fmt.Fprintf(stdout, "\n%s", report.Text(&sys, ex.Steps, ex.Events))
+	if html != "" {
+		if err := writeReplayHTML(html, &sys, path, ex); err != nil {
+			return 0, usagef("replay: --html: %v", err)
+		}
+	}
+	// What the file says happened must be what happens: the same deliveries, history,
+	// failure and final state.
+	var differ []string
+	if !reflect.DeepEqual(newStepsJSON(&sys, ex.Steps), vf.Violation.Steps) {
+		differ = append(differ, "the deliveries")
+	}
+	if !reflect.DeepEqual(newHistoryJSON(&sys, ex.Events), vf.Violation.History) {
+		differ = append(differ, "the history")
+	}
+	if fp := fmt.Sprintf("%016x", ex.Fingerprint); fp != vf.Fingerprint {
+		differ = append(differ, fmt.Sprintf("the final state (fingerprint %s, saved %s)", fp, vf.Fingerprint))
+	}
+	failure := ""
+	if vf.Violation.Kind != "nonlinearizable" {
+		failure = vf.Violation.Kind + ": " + vf.Violation.Message
+	}
+	if ex.Failure != failure {
+		differ = append(differ, fmt.Sprintf("the failure (%q, saved %q)", ex.Failure, failure))
+	}
+	if len(differ) > 0 {
+		fmt.Fprintf(stdout, "\nthe replay does NOT reproduce the saved violation: %s differ\n", strings.Join(differ, ", "))
+		return 0, usagef("replay: %s: the replay differs from the saved violation in %s: the system changed since the file was written, or a handler is not deterministic", path, strings.Join(differ, ", "))
+	}
+	fmt.Fprintln(stdout, "\nthe replay gives the same history as the saved violation")
+	if ex.Failure != "" {
+		fmt.Fprintf(stdout, "VIOLATION: %s\n", ex.Failure)
+		return exitViolation, nil
+	}
+	res := wgl.Check(sys.Harness.Spec().Spec, histories.Operations(sys.Harness, ex.Events))
+	if res.Verdict == wgl.NotLinearizable {
+		fmt.Fprintln(stdout, "VIOLATION: the history is not linearizable")
+		return exitViolation, nil
+	}
+	fmt.Fprintln(stdout, "the history is linearizable, though the saved violation said otherwise")
+	return 0, usagef("replay: %s: the saved violation's history is linearizable: the file does not hold a violation", path)
+}

@@ -1,0 +1,118 @@
+package ravelcli
+
+import (
+	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
+)
+
+// The counterexample's JSON lives in package report, which raveltest shares.
+type (
+	runInfo       = report.RunInfo
+	violationJSON = report.Violation
+	historyJSON   = report.History
+	stepJSON      = report.Step
+	violationFile = report.File
+)
+
+const violationFormat = report.Format
+
+// checkReport is check's JSON output: one object.
+type checkReport struct {
+	runInfo
+	Complete                 bool           `json:"complete"`
+	Interrupted              bool           `json:"interrupted"`
+	Schedules                int64          `json:"schedules"`
+	Steps                    int64          `json:"steps"`
+	MaxDepthReached          int            `json:"max_depth_reached"`
+	CutSchedules             int64          `json:"cut_schedules"`
+	SleepBlocked             int64          `json:"sleep_blocked"`
+	HistoriesIncomplete      int64          `json:"histories_incomplete"`
+	HistoriesUnique          int64          `json:"histories_unique"`
+	HistoriesCanonical       int64          `json:"histories_canonical"`
+	Nonlinearizable          int64          `json:"nonlinearizable"`
+	NonlinearizableCanonical int64          `json:"nonlinearizable_canonical"`
+	Panics                   int64          `json:"panics"`
+	Quality                  float64        `json:"nl_per_uh"`
+	Progression              float64        `json:"uh_per_schedule"`
+	Precision                float64        `json:"nl_per_schedule"`
+	Exclusions               int            `json:"exclusions"`
+	States                   int64          `json:"states"`
+	Revisits                 int64          `json:"revisits"`
+	VisitedSpilled           int64          `json:"visited_spilled"`
+	DiskReads                int64          `json:"disk_reads"`
+	FilterFalsePositives     int64          `json:"filter_false_positives"`
+	CollisionProbability     float64        `json:"collision_probability"`
+	StepsReplayed            int64          `json:"steps_replayed"`
+	HistoriesBeforeFirst     *int64         `json:"histories_before_first"`
+	ExploreSeconds           float64        `json:"explore_seconds"`
+	StatelessSeconds         *float64       `json:"stateless_seconds,omitempty"`
+	CheckSeconds             float64        `json:"check_seconds"`
+	TotalSeconds             float64        `json:"total_seconds"`
+	FirstViolationSeconds    *float64       `json:"first_violation_seconds"`
+	SchedulesPerSecond       float64        `json:"schedules_per_second"`
+	FirstViolation           *violationJSON `json:"first_violation"`
+	Memory                   *memoryJSON    `json:"memory,omitempty"`
+
+	// Sampling holds a sampler session's statistics (docs/samplers.md).
+	Sampling *explorer.SamplingStats `json:"sampling,omitempty"`
+}
+
+func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) checkReport {
+	st := res.Stats
+	r := checkReport{
+		runInfo:                  info,
+		Complete:                 res.Complete,
+		Interrupted:              st.Interrupted,
+		Schedules:                st.Schedules,
+		Steps:                    st.Steps,
+		MaxDepthReached:          st.MaxDepth,
+		CutSchedules:             st.Cut,
+		SleepBlocked:             st.SleepBlocked,
+		HistoriesIncomplete:      st.Incomplete,
+		HistoriesUnique:          st.Unique,
+		HistoriesCanonical:       st.Canonical,
+		Nonlinearizable:          st.Nonlinearizable,
+		NonlinearizableCanonical: st.NonlinearizableCan,
+		Panics:                   st.Panics,
+		ExploreSeconds:           st.Explore.Seconds(),
+		CheckSeconds:             st.Check.Seconds(),
+		TotalSeconds:             st.Total.Seconds(),
+	}
+	if st.Explore > 0 {
+		r.SchedulesPerSecond = float64(st.Schedules) / st.Explore.Seconds()
+	}
+	if st.Unique > 0 {
+		r.Quality = float64(st.Nonlinearizable) / float64(st.Unique)
+	}
+	if st.Schedules > 0 {
+		r.Progression = float64(st.Unique) / float64(st.Schedules)
+		r.Precision = float64(st.Nonlinearizable) / float64(st.Schedules)
+	}
+	r.Exclusions = res.Exclusions
+	r.Sampling = res.Sampling
+	r.States, r.Revisits, r.StepsReplayed = st.States, st.Revisits, st.Replayed
+	v := st.Visited
+	r.VisitedSpilled, r.DiskReads, r.FilterFalsePositives, r.CollisionProbability = v.Spilled, v.DiskReads, v.FilterFalsePositives, v.CollisionProbability
+	if res.First != nil {
+		hf := st.BeforeFirst
+		tf := st.ToFirst.Seconds()
+		r.HistoriesBeforeFirst, r.FirstViolationSeconds = &hf, &tf
+		v := newViolationJSON(sys, res.First)
+		r.FirstViolation = &v
+	}
+	return r
+}
+
+func newViolationJSON(sys *model.System, v *explorer.Violation) violationJSON {
+	return report.NewViolation(sys, v)
+}
+
+func newHistoryJSON(sys *model.System, events []histories.Event) historyJSON {
+	return report.NewHistory(sys, events)
+}
+
+func newStepsJSON(sys *model.System, steps []explorer.Delivery) []stepJSON {
+	return report.NewSteps(sys, steps)
+}

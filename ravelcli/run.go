@@ -1,0 +1,119 @@
+package ravelcli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/ravelmc/ravel/live"
+)
+
+const runUsage = `Usage: ravel run [flags] CONFIG
+
+Test a real cluster described by the YAML file CONFIG: start its nodes as processes,
+intercept their peer messages, schedule them and the faults, drive the client workload,
+and check each iteration's history for linearizability (see docs/real-processes.md).
+
+Flags override the config:
+`
+
+// cmdRun is `ravel run CONFIG`: exit 0 when every history is linearizable, 1 when one
+// is not, 2 for a bad config (the message names the field), 130 when interrupted.
+func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	seed := fs.Uint64("seed", 0, "the session's seed (default: the config's)")
+	iterations := fs.Int("iterations", 0, "iterations (default: the config's)")
+	out := fs.String("out", "", "output directory (default: the config's output)")
+	replay := fs.String("replay", "", "re-impose the schedule.json of a recorded iteration in every iteration, and report how often it reproduces the violation")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, runUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return exitOK, nil
+		}
+		return exitUsage, usagef("run: %v", err)
+	}
+	if fs.NArg() != 1 {
+		return exitUsage, usagef("run: want one CONFIG file, got %d arguments (ravel run -h)", fs.NArg())
+	}
+	cfg, err := live.LoadConfig(fs.Arg(0))
+	if err != nil {
+		return exitUsage, usagef("run: %v", err)
+	}
+	seen := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { seen[f.Name] = true })
+	if seen["seed"] {
+		cfg.Seed = *seed
+	}
+	if seen["iterations"] {
+		if *iterations < 1 {
+			return exitUsage, usagef("run: --iterations must be at least 1")
+		}
+		cfg.Iterations = *iterations
+	}
+	if seen["out"] {
+		cfg.Output = *out
+	}
+	if *replay != "" {
+		sched, err := live.LoadSchedule(*replay)
+		if err != nil {
+			return exitUsage, usagef("run: --replay: %v", err)
+		}
+		cfg.Replay = sched
+		cfg.StopOnViolation = false // the point is how often it reproduces
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(stdout, "ravel run %s: %d nodes, scheduler %s, seed %d, %d iterations\n",
+		fs.Arg(0), cfg.Nodes.Count, cfg.Scheduler.Type, cfg.Seed, cfg.Iterations)
+	rep, err := live.Run(ctx, cfg, stdout)
+	var ce *live.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		return exitUsage, usagef("run: %v", err)
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "ravel: run interrupted; every process stopped")
+		return exitInterrupted, nil
+	case err != nil:
+		return exitUsage, fmt.Errorf("run: %w", err)
+	}
+	var total live.Counts
+	var faults live.FaultCounts
+	for _, ir := range rep.Iterations {
+		total.Intercepted += ir.Net.Intercepted
+		total.Delivered += ir.Net.Delivered
+		total.Dropped += ir.Net.Dropped
+		total.Cut += ir.Net.Cut
+		total.Refused += ir.Net.Refused
+		total.Held += ir.Net.Held
+		faults.Drop += ir.Faults.Drop
+		faults.Crash += ir.Faults.Crash
+		faults.Restart += ir.Faults.Restart
+		faults.Partition += ir.Faults.Partition
+		faults.Heal += ir.Faults.Heal
+	}
+	fmt.Fprintf(stdout, "total: %d iterations, %d not linearizable; messages %d intercepted, %d delivered, %d dropped, %d cut, %d refused, %d held at the end; faults: %d drop, %d crash, %d restart, %d partition, %d heal; seed %d\n",
+		len(rep.Iterations), rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused, total.Held,
+		faults.Drop, faults.Crash, faults.Restart, faults.Partition, faults.Heal, rep.Seed)
+	if cfg.Replay != nil {
+		fmt.Fprintf(stdout, "replay of %s: the violation reproduced in %d of %d replays\n", *replay, rep.Violations, len(rep.Iterations))
+	}
+	if rep.Violations > 0 {
+		for _, ir := range rep.Iterations {
+			if ir.Result.Verdict.String() == "not-linearizable" {
+				fmt.Fprintf(stdout, "\nviolation in iteration %d (history, events, node logs in %s):\n%s",
+					ir.Run, ir.Dir, live.RenderViolation(ir.History, ir.Result))
+				break
+			}
+		}
+		return exitViolation, nil
+	}
+	return exitOK, nil
+}

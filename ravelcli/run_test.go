@@ -1,0 +1,198 @@
+package ravelcli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ravelmc/ravel/live"
+)
+
+// writeConfig writes a config file in a directory of its own, with a node script there.
+func writeConfig(t *testing.T, yaml, script string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if script != "" {
+		if err := os.WriteFile(filepath.Join(dir, "node.sh"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "ravel.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// pidScript records its pid in its data directory, then waits without ever serving.
+const pidScript = "#!/bin/sh\necho $$ > \"$1/pid\"\nexec sleep 600\n"
+
+func TestRunBadConfigs(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	busyPort := busy.Addr().(*net.TCPAddr).Port
+	cases := []struct {
+		name, yaml, script, want string
+	}{
+		{"malformed YAML", "nodes: [count: 3\n", "", "malformed YAML"},
+		{"unknown field", "nodes:\n  count: 3\n  comand: [./node.sh]\n", "", "field comand not found"},
+		{"missing script", "nodes:\n  count: 3\n  command: [./missing.sh]\n", "", "nodes.command[0]: "},
+		{"no command", "nodes:\n  count: 3\n", "", "nodes.command: missing"},
+		{"bad count", "nodes:\n  count: 0\n  command: [./node.sh]\n", pidScript, "nodes.count"},
+		{"bad scheduler", "nodes:\n  count: 1\n  command: [./node.sh]\nscheduler:\n  type: fifo\n", pidScript, "scheduler.type"},
+		{"bad duration", "nodes:\n  count: 1\n  command: [./node.sh]\n  start_timeout: soon\n", pidScript, "malformed YAML"},
+		{"port in use", fmt.Sprintf("nodes:\n  count: 1\n  command: [./node.sh, '{{.DataDir}}']\n  base_port: %d\n", busyPort), pidScript, "nodes.base_port: port " + strconv.Itoa(busyPort)},
+		{"never healthy", "nodes:\n  count: 2\n  command: [./node.sh, '{{.DataDir}}']\n  health: 'http://127.0.0.1:{{.ClientPort}}/health'\n  start_timeout: 300ms\noutput: out\n", pidScript, "nodes.health: node 0 never became healthy within 300ms"},
+		{"exits at once", "nodes:\n  count: 1\n  command: [/bin/sh, -c, 'echo boom; exit 7']\n  start_timeout: 5s\noutput: out\n", "", "nodes.command: node 0 exited before becoming healthy (exit status 7)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeConfig(t, c.yaml, c.script)
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"run", path}, &stdout, &stderr)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d; stderr: %s", code, exitUsage, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), c.want) {
+				t.Errorf("stderr %q does not contain %q", stderr.String(), c.want)
+			}
+			if strings.Contains(stderr.String(), "goroutine") {
+				t.Errorf("panic trace: %s", stderr.String())
+			}
+			// Whatever was started was stopped: every pid a node recorded is dead.
+			pids, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "out", "iter-*", "n*", "pid"))
+			for _, p := range pids {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if alive := live.Alive([]int{pid}); len(alive) > 0 {
+					t.Errorf("node process %d is still alive", pid)
+				}
+			}
+			if c.name == "never healthy" && len(pids) != 2 {
+				t.Errorf("never healthy: %d nodes recorded their pid, want 2", len(pids))
+			}
+		})
+	}
+}
+
+// TestRunKVNode runs examples/kvnode/ravel.yaml's setup (stale reads on) through the
+// command: it finds the violation (exit 1) and reports the counts.
+func TestRunKVNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "kvnode")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ravelmc/ravel/examples/kvnode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile("../examples/kvnode/ravel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "ravel.yaml")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", "--iterations", "8", "--seed", "3", path}, &stdout, &stderr)
+	if code != exitViolation {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitViolation, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"not-linearizable", "intercepted", "cannot follow", "seed 3"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ravel-out", "iter-000", "history.txt")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestRunCtrlC interrupts the ravel command with SIGINT in the middle of a workload: it
+// exits 130 and no node process is left.
+func TestRunCtrlC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	dir := t.TempDir()
+	for _, pkg := range []string{"cmd/ravel", "examples/kvnode"} {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, filepath.Base(pkg)), "github.com/ravelmc/ravel/"+pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	// The node script records its pid, then becomes kvnode.
+	script := "#!/bin/sh\necho $$ > \"$1/pid\"\nshift\nexec \"$(dirname \"$0\")/kvnode\" \"$@\"\n"
+	yaml := `nodes:
+  count: 3
+  command: [./node.sh, "{{.DataDir}}", "-id={{.ID}}", "-client=127.0.0.1:{{.ClientPort}}", "-peer=127.0.0.1:{{.PeerPort}}", '-peers={{join .ProxyURLs ","}}', "-data={{.DataDir}}"]
+  health: http://127.0.0.1:{{.ClientPort}}/health
+network:
+  sender_header: X-Ravel-From
+workload:
+  ops: 100000
+  think_time: 5ms
+output: out
+`
+	path := writeConfig(t, yaml, script)
+	if err := os.Rename(filepath.Join(dir, "kvnode"), filepath.Join(filepath.Dir(path), "kvnode")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(dir, "ravel"), "run", path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	pidFiles := func() []string {
+		m, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "out", "iter-000", "n*", "pid"))
+		return m
+	}
+	for i := 0; len(pidFiles()) < 3; i++ {
+		if i == 2000 {
+			t.Fatalf("the nodes never started\nstderr: %s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // into the workload
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("ravel run after SIGINT: %v, want exit %d\nstdout: %s\nstderr: %s", err, exitInterrupted, stdout.String(), stderr.String())
+	}
+	for _, p := range pidFiles() {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if alive := live.Alive([]int{pid}); len(alive) > 0 {
+			t.Errorf("node process %d is alive after the interrupt", pid)
+		}
+	}
+}

@@ -1,0 +1,161 @@
+//go:build unix
+
+package ravelcli
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// ravelBinary builds the command once for the tests that need a real process (signals,
+// exit codes, standard input).
+func ravelBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ravel-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "ravel")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/ravelmc/ravel/cmd/ravel").CombinedOutput()
+		if err != nil {
+			buildErr = errors.New(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v", buildErr)
+	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// TestSIGTERMLikeSIGINT: SIGTERM ends a check the way SIGINT does — partial statistics,
+// exit 130 — and the spill directory is removed.
+func TestSIGTERMLikeSIGINT(t *testing.T) {
+	bin := ravelBinary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			spill := t.TempDir()
+			cmd := exec.Command(bin, "check", "gossip", "--agents", "12", "--max-schedules", "0", "--state-caching", "on",
+				"--visited-mem", "4KiB", "--visited-dir", spill, "--quiet")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			waitSpill(t, spill, done)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			err := <-done
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+				t.Fatalf("%v: exit %v, want %d; stderr:\n%s", sig, err, exitInterrupted, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "search: interrupted") || !strings.Contains(stdout.String(), "#S ") {
+				t.Errorf("no partial statistics:\n%s", stdout.String())
+			}
+			if m, _ := filepath.Glob(filepath.Join(spill, "ravel-visited-*")); len(m) > 0 {
+				t.Errorf("spill directories left: %v", m)
+			}
+		})
+	}
+}
+
+// waitSpill waits until a run has spilled to a private directory under dir, and fails
+// if the run ends first.
+func waitSpill(t *testing.T, dir string, done chan error) []string {
+	t.Helper()
+	for {
+		if m, _ := filepath.Glob(filepath.Join(dir, "ravel-visited-*")); len(m) > 0 {
+			return m
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended (%v) before it spilled", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// TestStaleSpillDirsReclaimed: a spill directory left by a killed run is removed by the
+// next run that uses the same directory.
+func TestStaleSpillDirsReclaimed(t *testing.T) {
+	bin := ravelBinary(t)
+	spill := t.TempDir()
+	cmd := exec.Command(bin, "check", "gossip", "--agents", "12", "--max-schedules", "0", "--state-caching", "on",
+		"--visited-mem", "4KiB", "--visited-dir", spill, "--quiet")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	left := waitSpill(t, spill, done)
+	cmd.Process.Kill() // no clean-up: the directory stays behind
+	<-done
+	if _, err := os.Stat(left[0]); err != nil {
+		t.Fatalf("the killed run left nothing to reclaim: %v", err)
+	}
+	code, _, stderr := runRavel("check", "gossip", "--agents", "3", "--state-caching", "on", "--visited-dir", spill, "--quiet")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(left[0]); !os.IsNotExist(err) {
+		t.Errorf("%s was not reclaimed (%v)", left[0], err)
+	}
+}
+
+// TestStandardInput: "-" reads standard input, for lincheck and replay.
+func TestStandardInput(t *testing.T) {
+	bin := ravelBinary(t)
+	log, err := os.ReadFile(filepath.Join(porcupineData, "jepsen", "etcd_000.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "lincheck", "--spec", "cas-register", "-")
+	cmd.Stdin = bytes.NewReader(log)
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitViolation || !strings.Contains(string(out), "-  not-linearizable") {
+		t.Errorf("lincheck -: %v\n%s", err, out)
+	}
+	v := filepath.Join(t.TempDir(), "v.json")
+	if code, _, stderr := runRavel("check", "register-buggy", "--harness", "2r1w", "--quiet", "--out", v); code != exitViolation {
+		t.Fatalf("check: %d %s", code, stderr)
+	}
+	f, err := os.Open(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd = exec.Command(bin, "replay", "-")
+	cmd.Stdin = f
+	out, err = cmd.Output()
+	if !errors.As(err, &ee) || ee.ExitCode() != exitViolation || !strings.Contains(string(out), "same history") {
+		t.Errorf("replay -: %v\n%s", err, out)
+	}
+}

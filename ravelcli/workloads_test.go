@@ -1,0 +1,104 @@
+package ravelcli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheckWorkloads(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "v.json")
+	code, stdout, stderr := runRavel("check", "register-buggy", "--workloads", "all:ops=3,clients=2", "--max-schedules", "500", "--quiet", "--json", "--out", out)
+	if code != exitViolation {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exitViolation, stderr)
+	}
+	var r checkReport
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(r.Workload, "all:ops=3,clients=2#") || r.FirstViolation == nil {
+		t.Errorf("report names workload %q, violation %v; want a generated workload and its violation", r.Workload, r.FirstViolation)
+	}
+	// replay rebuilds the workload from its name and gives the same history.
+	code, stdout, _ = runRavel("replay", out)
+	if code != exitViolation || !strings.Contains(stdout, "the same history") {
+		t.Errorf("replay: exit %d, output:\n%s", code, stdout)
+	}
+
+	code, stdout, stderr = runRavel("check", "register", "--workloads", "all:ops=2,clients=2", "--quiet")
+	if code != exitOK || !strings.Contains(stdout, "no violation found under any workload") {
+		t.Errorf("register: exit %d, stdout %s, stderr %s", code, stdout, stderr)
+	}
+	code, _, stderr = runRavel("check", "register", "--workloads", "every:ops=2")
+	if code != exitUsage || !strings.Contains(stderr, "all:") {
+		t.Errorf("bad --workloads: exit %d, stderr %s", code, stderr)
+	}
+}
+
+func TestCheckHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "r.html")
+	code, _, stderr := runRavel("check", "register-buggy", "--quiet", "--html", page)
+	if code != exitViolation {
+		t.Fatalf("exit %d; stderr %s", code, stderr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!DOCTYPE html>", `"verdict":"VIOLATION (nonlinearizable)`, `"lifelines":["c0","c1","c2","n0","n1","n2"]`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	code, _, stderr = runRavel("check", "register-buggy", "--quiet", "--html", filepath.Join(t.TempDir(), "no", "such", "dir.html"))
+	if code != exitUsage || !strings.Contains(stderr, "--html") {
+		t.Errorf("unwritable --html: exit %d, stderr %s", code, stderr)
+	}
+}
+
+func TestExploreBadUsage(t *testing.T) {
+	for _, args := range [][]string{{"explore"}, {"explore", "nosuch"}, {"explore", "register", "--port", "-1"}, {"explore", "register", "--harness", "9r9w"}} {
+		code, _, stderr := runRavel(args...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, stderr)
+		}
+	}
+}
+
+func TestReplayHTML(t *testing.T) {
+	dir := t.TempDir()
+	out, page := filepath.Join(dir, "v.json"), filepath.Join(dir, "r.html")
+	if code, _, stderr := runRavel("check", "register-buggy", "--quiet", "--out", out); code != exitViolation {
+		t.Fatalf("check: exit %d, %s", code, stderr)
+	}
+	code, _, stderr := runRavel("replay", out, "--html", page)
+	if code != exitViolation {
+		t.Fatalf("replay: exit %d, %s", code, stderr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(b), `"verdict":"VIOLATION: the history is not linearizable"`) {
+		t.Errorf("replay page: %v", err)
+	}
+	if code, _, _ := runRavel("replay", out, "--html"); code != exitUsage {
+		t.Errorf("--html without a file: exit %d, want 2", code)
+	}
+}
+
+func TestLincheckHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "l.html")
+	code, _, stderr := runRavel("lincheck", "--format", "jepsen", "--html", page, filepath.Join(porcupineData, "jepsen", "etcd_000.log"))
+	if code != exitViolation {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"verdict":"not-linearizable"`, `"stuck":true`, `longest linearizable prefix`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
