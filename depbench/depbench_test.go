@@ -141,7 +141,7 @@ func TestPrint(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := b.String()
-		for _, want := range []string{"register-buggy, harness 2r1w", "exhaustive", "dpor", "actor", "100.0% (32/32)", "12.5% (4/32)", "first canonical history dpor with actor missed", "├", "history: commutes on all"} {
+		for _, want := range []string{"register-buggy, harness 2r1w", "exhaustive", "dpor", "actor", "100.0% (32/32)", "15.6% (5/32)", "first canonical history dpor with actor missed", "├", "history: commutes on all"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("markdown %v: no %q in\n%s", md, want, out)
 			}
