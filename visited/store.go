@@ -71,8 +71,8 @@ func storeOptions(dir string) badger.Options {
 type store struct {
 	dir      string
 	db       *badger.DB
-	durable  bool // a checkpoint's store: flattened, not rebuilt, when its levels run out
-	rebuilds int  // stream stores rebuilt, for tests
+	durable  bool        // a checkpoint's store: flattened, not rebuilt, when its levels run out
+	rebuilds int         // stream stores rebuilt, for tests
 	epoch    uint64      // of a durable store: written as each key's value
 	rtx      *badger.Txn // reads at storeVersion
 	key      [8]byte
