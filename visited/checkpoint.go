@@ -29,21 +29,21 @@ var recordKey = []byte("ravel/checkpoint")
 const recordFile = "checkpoint"
 
 // A checkpoint is three things, made durable in this order: the fingerprints spilled to
-// badger so far (synced), the in-memory table (a file of its own, table-VERSION, written
+// badger so far (synced), the in-memory table (a file of its own, table-EPOCH, written
 // to a temporary name, synced and renamed — its cost is the table's size, not the number
 // of states added since the last checkpoint, and the table stays in memory), and the
 // record, a file of its own (recordFile), written the same way. The record names the
-// version and the table file and carries the table's checksum, so a checkpoint cut short
+// epoch and the table file and carries the table's checksum, so a checkpoint cut short
 // by a kill leaves the previous one complete; older table files are removed only once
 // the new record is durable.
 const (
 	tablePrefix = "table-"
-	// recordHeader: version, table length (slots), used slots, zero flag, table checksum.
+	// recordHeader: epoch, table length (slots), used slots, zero flag, table checksum.
 	recordHeader = 8 + 8 + 8 + 8 + 8
 )
 
 // Checkpoint makes every fingerprint added so far durable, with record (the caller's
-// state of the search) beside it, and starts a new version: a resume from this
+// state of the search) beside it, and starts a new epoch: a resume from this
 // checkpoint drops whatever is added later. It needs Options.Durable.
 func (v *Set) Checkpoint(record []byte) error {
 	if v.err != nil {
@@ -52,7 +52,7 @@ func (v *Set) Checkpoint(record []byte) error {
 	if !v.durable {
 		return ErrNotDurable
 	}
-	ver := v.store.version
+	ver := v.store.epoch
 	if err := v.store.sync(); err != nil {
 		return v.fail("sync", err)
 	}
@@ -73,7 +73,7 @@ func (v *Set) Checkpoint(record []byte) error {
 	if err := writeDurable(filepath.Join(v.private, recordFile), val, v.private); err != nil {
 		return v.fail("write", err)
 	}
-	v.store.setVersion(ver + 1)
+	v.store.epoch = ver + 1
 	v.removeTables(ver)
 	return nil
 }

@@ -66,7 +66,7 @@ func (s *store) streamWrite(sorted []uint64) error {
 		s.rebuilds++
 	}
 	i := 0
-	return s.streamAt(s.version, func() (uint64, bool, bool) {
+	return s.streamAt(s.value(), func() (uint64, bool, bool) {
 		if i == len(sorted) {
 			return 0, false, false
 		}
@@ -75,15 +75,15 @@ func (s *store) streamWrite(sorted []uint64) error {
 	})
 }
 
-// streamAt writes the keys next returns (in increasing order; del marks a deletion) at
-// version ver as a new level above the others.
-func (s *store) streamAt(ver uint64, next func() (fp uint64, del, ok bool)) error {
+// streamAt writes the keys next returns (in increasing order; del marks a deletion), each
+// with the value val, as a new level above the others.
+func (s *store) streamAt(val []byte, next func() (fp uint64, del, ok bool)) error {
 	sw := s.db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
 		return err
 	}
-	if err := streamKeys(sw, ver, next); err != nil {
+	if err := streamKeys(sw, val, next); err != nil {
 		sw.Cancel()
 		return err
 	}
@@ -106,9 +106,10 @@ func (s *store) levelsFull() bool {
 // stream writer takes as an entry's Meta.
 const bitDelete byte = 1 << 0
 
-// streamKeys writes the keys next returns, in increasing order, to sw at version ver.
-func streamKeys(sw *badger.StreamWriter, ver uint64, next func() (fp uint64, del, ok bool)) error {
-	kv := pb.KV{Version: ver}
+// streamKeys writes the keys next returns, in increasing order, to sw, each with the
+// value val (a deletion with none).
+func streamKeys(sw *badger.StreamWriter, val []byte, next func() (fp uint64, del, ok bool)) error {
+	kv := pb.KV{Version: storeVersion}
 	var key [8]byte
 	kv.Key = key[:]
 	tomb := []byte{bitDelete}
@@ -121,9 +122,9 @@ func streamKeys(sw *badger.StreamWriter, ver uint64, next func() (fp uint64, del
 				break
 			}
 			binary.BigEndian.PutUint64(key[:], fp)
-			kv.Meta = nil
+			kv.Meta, kv.Value = nil, val
 			if del {
-				kv.Meta = tomb
+				kv.Meta, kv.Value = tomb, nil
 			}
 			badger.KVToBuffer(&kv, buf)
 			n++
@@ -210,7 +211,7 @@ func (s *store) rebuild(sorted []uint64) (err error) {
 		sw.Cancel()
 		return err
 	}
-	if err := streamKeys(sw, s.version, next); err != nil {
+	if err := streamKeys(sw, s.value(), next); err != nil {
 		sw.Cancel()
 		return err
 	}
@@ -222,6 +223,7 @@ func (s *store) rebuild(sorted []uint64) (err error) {
 		return err
 	}
 	s.rebuilds++
-	s.setVersion(s.version)
+	s.rtx.Discard()
+	s.rtx = s.db.NewTransactionAt(storeVersion, false)
 	return nil
 }
