@@ -85,3 +85,22 @@ func shippedSystem(t testing.TB, name string) model.System {
 	}
 	return sys
 }
+
+// TestStatefulCounts checks the figures TestStatefulBreakdown prints against the engine's:
+// a revisit for each of the engine's, and at least one backtrack point for every step
+// explored (without sleep sets each point is explored once).
+func TestStatefulCounts(t *testing.T) {
+	sys := shippedSystem(t, "register/2r1w")
+	var c dpor.StatefulCounts
+	o, res := exploreCached(t, sys, dpor.CountingStatefulDPOR(dpor.History(), &c), explorer.Unlimited)
+	if !o.complete {
+		t.Fatal("did not complete")
+	}
+	if c.Revisits != res.Stats.Revisits {
+		t.Errorf("counted %d revisits, the engine %d", c.Revisits, res.Stats.Revisits)
+	}
+	sum := c.First + c.Races + c.RevisitPending + c.RevisitLead + c.RevisitPath + c.Cycle
+	if edges := res.Stats.States - 1 + res.Stats.Revisits; sum < edges || c.Races == 0 || c.First == 0 {
+		t.Errorf("counts %+v (sum %d) for %d steps explored", c, sum, edges)
+	}
+}

@@ -114,18 +114,17 @@ func (g *Graph) discover(st *VisitedState) {
 	}
 }
 
-// leave records that the search has left the state at the top of path (the fingerprints
-// of the states on the search path) for good; pendAt is the length the stack of left,
+// leave records that the search has left the state st, at the top of path (the
+// fingerprints of the states on the search path), for good; pendAt is the length the stack of left,
 // unsummarized states had when it was reached. The search is a depth-first walk of the graph, so
 // Tarjan's algorithm finds its strongly connected components as it goes: when the first
 // state reached of a component is left, every state of the component reaches the same
 // steps, and each gets that set as its summary. A state left before then waits on the
 // stack. Without this, a state on a cycle, and every state that reaches one, would keep no
 // summary and every revisit would walk it again.
-func (g *Graph) leave(path []uint64, pendAt int) {
+func (g *Graph) leave(path []uint64, st *VisitedState, pendAt int) {
 	fp := path[len(path)-1]
-	st := g.Out[fp]
-	if st == nil || st.Sum >= 0 {
+	if st.Sum >= 0 {
 		return
 	}
 	low := st.idx
