@@ -32,13 +32,12 @@ type Edge struct {
 type VisitedState struct {
 	Edges []Edge
 	// Sum, once the search has left the state and every state it reaches, indexes in
-	// Graph.Sums the set of steps reachable from it; −1 before, or when the state reached
-	// one still on the path when it was left (a cycle).
+	// Graph.Sums the set of steps reachable from it; −1 before (Graph.leave).
 	Sum int32
 
-	depth int32 // where it was last put on the path
-	mark  uint32
-	left  bool
+	depth    int32 // where it was last put on the path
+	mark     uint32
+	idx, low int32 // Tarjan's discovery order and low link (Graph.leave)
 }
 
 // Graph is stateful DPOR's record of the visited states: for each, by fingerprint, the
@@ -55,6 +54,10 @@ type Graph struct {
 	classes   map[string]int32
 	index     map[uint64][]int32 // steps by content
 	sumIndex  map[uint64][]int32 // sums by hash
+
+	next    int32    // the next discovery order
+	pending []uint64 // left states waiting for their component's summary
+	scratch Bits
 }
 
 // NewGraph returns an empty graph.
@@ -97,32 +100,68 @@ func (g *Graph) AddEdge(from uint64, step int32, to uint64) {
 func (g *Graph) state(fp uint64) *VisitedState {
 	st := g.Out[fp]
 	if st == nil {
-		st = &VisitedState{Sum: -1, depth: -1}
+		st = &VisitedState{Sum: -1, depth: -1, idx: -1}
 		g.Out[fp] = st
 	}
 	return st
 }
 
-// finish records that the search has left the state fp: if every state it leads to has
-// a summary, so does it.
-func (g *Graph) finish(fp uint64) {
-	st := g.Out[fp]
-	if st == nil || st.left {
-		return
+// discover gives st its discovery order the first time the search reaches it.
+func (g *Graph) discover(st *VisitedState) {
+	if st.idx < 0 {
+		st.idx, st.low = g.next, g.next
+		g.next++
 	}
-	st.left = true
-	var acc Bits
-	for _, e := range st.Edges {
-		t := g.Out[e.To]
-		if t == nil || t.Sum < 0 {
-			return
-		}
-		acc.Or(g.Sums[t.Sum])
-		acc.Set(int(e.Step))
-	}
-	st.Sum = g.internSum(acc)
 }
 
+// leave records that the search has left the state st, at the top of path (the
+// fingerprints of the states on the search path), for good; pendAt is the length the stack of left,
+// unsummarized states had when it was reached. The search is a depth-first walk of the graph, so
+// Tarjan's algorithm finds its strongly connected components as it goes: when the first
+// state reached of a component is left, every state of the component reaches the same
+// steps, and each gets that set as its summary. A state left before then waits on the
+// stack. Without this, a state on a cycle, and every state that reaches one, would keep no
+// summary and every revisit would walk it again.
+func (g *Graph) leave(path []uint64, st *VisitedState, pendAt int) {
+	fp := path[len(path)-1]
+	if st.Sum >= 0 {
+		return
+	}
+	low := st.idx
+	for _, e := range st.Edges {
+		w := g.Out[e.To]
+		switch {
+		case w == nil || w.Sum >= 0:
+		case w.depth >= 0 && int(w.depth) < len(path) && path[w.depth] == e.To: // still on the path
+			low = min(low, w.idx)
+		default:
+			low = min(low, w.low)
+		}
+	}
+	st.low = low
+	if low < st.idx {
+		g.pending = append(g.pending, fp)
+		return
+	}
+	members := append(g.pending[pendAt:], fp)
+	acc := g.scratch[:0]
+	for _, m := range members {
+		for _, e := range g.Out[m].Edges {
+			acc.Set(int(e.Step))
+			if w := g.Out[e.To]; w.Sum >= 0 {
+				acc.Or(g.Sums[w.Sum])
+			}
+		}
+	}
+	g.scratch = acc
+	sum := g.internSum(acc)
+	for _, m := range members {
+		g.Out[m].Sum = sum
+	}
+	g.pending = g.pending[:pendAt]
+}
+
+// internSum returns the index in Sums of the set b (which it does not keep).
 func (g *Graph) internSum(b Bits) int32 {
 	b = b.trim()
 	h := uint64(len(b))
@@ -135,7 +174,7 @@ func (g *Graph) internSum(b Bits) int32 {
 		}
 	}
 	k := int32(len(g.Sums))
-	g.Sums = append(g.Sums, b)
+	g.Sums = append(g.Sums, slices.Clone(b))
 	g.sumIndex[h] = append(g.sumIndex[h], k)
 	return k
 }
@@ -223,5 +262,5 @@ func (b Bits) trim() Bits {
 	for len(b) > 0 && b[len(b)-1] == 0 {
 		b = b[:len(b)-1]
 	}
-	return slices.Clone(b)
+	return b
 }

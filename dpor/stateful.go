@@ -1,17 +1,38 @@
 package dpor
 
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+)
+
 // Stateful DPOR: source-set DPOR combined with state caching, after Yang, Chen,
 // Gopalakrishnan and Kirby ("Efficient stateful dynamic partial order reduction", SPIN
 // 2008). Ending a path at a visited state s also ends the race analysis of the steps the
 // search would have taken from s. Those steps are known: they are the steps explored
 // from s and from every state reachable from it, which the strategy keeps as a graph
-// over fingerprints (the visible-operation dependency graph of Yang et al.). At a
-// revisit it treats every step reachable from s as if it could run right after the path,
-// racing with any earlier step it depends on, and adds to the state before that step
-// every event that could start the reversal: the first steps of the path after it that
-// do not happen after it, and every event enabled there whose content is reachable from
-// s. That over-approximates the initials of notdep(e)·v of source DPOR for every
-// continuation v from s.
+// over fingerprints (the visible-operation dependency graph of Yang et al.), with the set
+// of steps reachable from each state summarized once the search has left its strongly
+// connected component.
+//
+// At a revisit, a step t reachable from s is taken to race with step i of the path when
+// it depends on i and on no later step of the path that happens after i (what the
+// continuation v from s does in between is not known, so this over-approximates the
+// races). For each such i the state before it gets an initial of notdep(i)·v·t, as source
+// DPOR needs:
+//   - when some step of the path after i does not happen after it, the first such step:
+//     it comes first in notdep(i)·v·t for every continuation v;
+//   - otherwise the initial is the first step u of v that does not happen after i. Its
+//     message was sent before i, so it is pending before i and at s. Edge by edge from s:
+//     an edge whose step does not happen after i (it depends on no step from i on, and
+//     its message was sent before i) is u for every v through it; past an edge whose step
+//     does, u is among the events pending before i and at s whose content a step
+//     reachable from the edge's end has, that depends on no step from i on and not on the
+//     edge's step. Flanagan and Godefroid's rule — the racing steps themselves, when all
+//     were pending before i — is taken instead when it adds fewer. That rule is the one
+//     not covered by the source-set argument (under the history relation a step of v
+//     that does not happen after i may still happen before t); the oracle tests vouch
+//     for it, as they did for the first version, which used it too.
 //
 // Sleep sets are off: a sleep set depends on the path, not only on the state, so a state
 // first explored under one sleep set would cut later paths that need what it slept on.
@@ -72,18 +93,61 @@ func StatefulDPOR(dep Dependence) Revisiter {
 type stateful struct {
 	source
 	g       *Graph
-	fps     []uint64 // fps[d]: the fingerprint of the state at depth d of the path
-	revisit []bool   // revisit[d]: the state at depth d was visited before
+	fps     []uint64        // fps[d]: the fingerprint of the state at depth d of the path
+	revisit []bool          // revisit[d]: the state at depth d was visited before
+	sts     []*VisitedState // sts[d]: its part of the graph
+	pendAt  []int32         // pendAt[d]: the length of the graph's pending stack when depth d was reached
 
-	gen     uint32
-	reach   Bits    // the steps reachable from the revisited state
-	classes []int32 // their classes
-	cbits   Bits
-	racing  Bits // the classes in a race with the step being looked at
-	queue   []uint64
-	v       Set
-	after   []int32 // steps of the path after i that happen after it
-	notdep  []int32 // and those that do not
+	gen       uint32
+	reach     Bits    // the steps reachable from the revisited state
+	classes   []int32 // their classes
+	cbits     Bits
+	racing    Bits // the classes in a race with the step being looked at
+	queue     []uint64
+	pairs     []racePair
+	lastDep   []int32 // by class: the last step of the path it depends on (findRaces)
+	later     Set
+	outs      []outEdge // the revisited state's edges (edgesOut)
+	outsKnown bool
+	ks        []int32
+	fg        Set // a revisit's choices for one step: by Flanagan and Godefroid's rule
+	cand      Set // and by the first steps of the continuations
+
+	counts *StatefulCounts // nil unless counting
+}
+
+// StatefulCounts are stateful DPOR's figures: how many backtrack points (events added
+// to a node's backtrack set that were not in it) came from where. Without sleep sets
+// every one is explored.
+type StatefulCounts struct {
+	Revisits int64 // paths ended at a visited state
+	First    int64 // the first event of each new state
+	Races    int64 // ordinary races on the path (source DPOR)
+	// RevisitPending: a revisit's racing step was pending before the race (itself added);
+	// RevisitLead: it was not, and an event that could lead to it was added;
+	// RevisitPath: a first step of the path's part of notdep(i).
+	RevisitPending, RevisitLead, RevisitPath int64
+	Cycle                                    int64 // the cycle proviso's full expansion
+}
+
+// CountingStatefulDPOR is StatefulDPOR that counts in c where its backtrack points come
+// from (for measurements: it costs a pass over the path per step).
+func CountingStatefulDPOR(dep Dependence, c *StatefulCounts) Revisiter {
+	s := StatefulDPOR(dep).(*stateful)
+	s.counts = c
+	return s
+}
+
+// backtracks is the number of backtrack points on the path, when counting.
+func (s *stateful) backtracks(nodes []Node) int64 {
+	if s.counts == nil {
+		return 0
+	}
+	var n int64
+	for k := range nodes {
+		n += int64(nodes[k].Backtrack.Len())
+	}
+	return n
 }
 
 func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys()} }
@@ -98,23 +162,36 @@ func (s *stateful) Arrive(p Path) {
 	// The states the path held at depth n and above have been left for good.
 	for d := len(s.fps) - 1; d >= n; d-- {
 		if !s.revisit[d] {
-			s.g.finish(s.fps[d])
+			s.g.leave(s.fps[:d+1], s.sts[d], int(s.pendAt[d]))
 		}
 	}
 	fp := p.(StatePath).Fingerprint()
 	s.fps = append(s.fps[:n], fp)
 	s.revisit = append(s.revisit[:n], false)
+	s.pendAt = append(s.pendAt[:n], int32(len(s.g.pending)))
 	st := s.g.state(fp)
+	s.sts = append(s.sts[:n], st)
 	if !s.onPath(st.depth, fp, n) {
 		st.depth = int32(n)
 	}
+	s.g.discover(st)
 	if n > 0 {
 		s.before(nodes, n-1)
+		b := s.backtracks(nodes)
 		s.races(nodes, n-1)
-		s.g.AddEdge(s.fps[n-1], s.g.intern(nodes[n-1].Step()), fp)
+		if s.counts != nil {
+			s.counts.Races += s.backtracks(nodes) - b
+		}
+		// The state below is on the path: append to it directly rather than look it up
+		// again (AddEdge's two lookups were a tenth of a large search).
+		from := s.sts[n-1]
+		from.Edges = append(from.Edges, Edge{Step: s.g.intern(nodes[n-1].Step()), To: fp})
 	}
 	if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
 		top.Backtrack.Add(0)
+		if s.counts != nil {
+			s.counts.First++
+		}
 	}
 }
 
@@ -128,25 +205,126 @@ func (s *stateful) Revisit(p Path) {
 	n := len(nodes) - 1
 	s.revisit[n] = true
 	low := s.reachable(s.fps[n], n)
-	for i := 0; i < n; i++ {
-		s.split(nodes, i, n)
-		if !s.racesReachable(nodes, i) {
-			continue
+	c := s.counts
+	if c != nil {
+		c.Revisits++
+		if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
+			c.First-- // counted by Arrive, but nothing is explored from here
+		}
+	}
+	b := s.backtracks(nodes)
+	s.findRaces(nodes, n)
+	s.edgesOut(s.fps[n])
+	top := &nodes[n]
+	for x := 0; x < len(s.pairs); {
+		i := int(s.pairs[x].i)
+		s.racing.Clear()
+		for ; x < len(s.pairs) && int(s.pairs[x].i) == i; x++ {
+			s.racing.Set(int(s.pairs[x].c))
 		}
 		pre := &nodes[i]
-		if s.racersEnabled(pre) {
+		if k := s.firstNotAfter(nodes, i, n); k >= 0 {
+			// The first step of the path after i that does not happen after it comes
+			// first in notdep(i)·v for every continuation v: an initial of every race
+			// of step i with a step reachable from here, as source DPOR needs.
+			if x := pre.Find(nodes[k].Step().Event.ID); x >= 0 {
+				pre.Backtrack.Add(x)
+			} else {
+				pre.Backtrack.AddAll(len(pre.Enabled))
+			}
+			if c != nil {
+				b2 := s.backtracks(nodes)
+				c.RevisitPath += b2 - b
+				b = b2
+			}
 			continue
 		}
-		for k := range pre.Enabled {
-			if s.couldLead(nodes, pre.Enabled[k].Content) {
-				pre.Backtrack.Add(k)
+		// Every step after i happens after it: the initial is in the continuation v,
+		// the first step of v that does not happen after i. Its message was sent before
+		// step i (else it would), so it is pending before i and still at the revisited
+		// state; it depends on no step after i (else it would happen after i); and it
+		// is the racing step or depends on step i neither.
+		// Flanagan and Godefroid's rule applies when every racing step was pending
+		// before step i: those steps. Either choice is sound; take the smaller.
+		s.fg.Clear()
+		all := s.racersEnabled(pre, &s.fg)
+		s.cand.Clear()
+		if !s.edgeCandidates(nodes, i, n, &s.cand) {
+			for k := range pre.Enabled {
+				ct := pre.Enabled[k].Content
+				if pendingContent(top, ct) && s.couldLead(i, ct) {
+					s.cand.Add(k)
+				}
 			}
 		}
-		s.pathInitials(nodes, i, n)
+		if all && newIn(&s.fg, &pre.Backtrack) <= newIn(&s.cand, &pre.Backtrack) {
+			pre.Backtrack.Union(&s.fg)
+			if c != nil {
+				b2 := s.backtracks(nodes)
+				c.RevisitPending += b2 - b
+				b = b2
+			}
+			continue
+		}
+		pre.Backtrack.Union(&s.cand)
+		if c != nil {
+			b2 := s.backtracks(nodes)
+			c.RevisitLead += b2 - b
+			b = b2
+		}
 	}
 	for j := low; j < n; j++ {
 		nodes[j].Backtrack.AddAll(len(nodes[j].Enabled))
 	}
+	if c != nil {
+		c.Cycle += s.backtracks(nodes) - b
+	}
+}
+
+// racePair says that a reachable step of class c could be in a race with step i of the
+// path.
+type racePair struct{ i, c int32 }
+
+// findRaces fills s.pairs, sorted by step, with every step i of the path (below n) and
+// reachable class c such that a step of class c run after the path would be in a race
+// with step i: it depends on step i and on no later step of the path that happens after
+// i (which would put i before it). It also fills s.lastDep[c]: the last step of the path
+// a step of class c depends on, or −1.
+func (s *stateful) findRaces(nodes []Node, n int) {
+	s.pairs = s.pairs[:0]
+	if len(s.lastDep) < len(s.g.classInfo) {
+		s.lastDep = make([]int32, len(s.g.classInfo))
+	}
+	for _, c := range s.classes {
+		ti := &s.g.classInfo[c]
+		s.lastDep[c] = -1
+		s.later.Clear() // the steps that happen before a later dependent step
+		for k := n - 1; k >= 0; k-- {
+			sk := nodes[k].Step()
+			if !s.dep.Dependent(sk, ti) {
+				continue
+			}
+			if s.lastDep[c] < 0 {
+				s.lastDep[c] = int32(k)
+			}
+			if !s.later.Has(k) {
+				s.pairs = append(s.pairs, racePair{int32(k), c})
+			}
+			s.later.Union(&sk.Before)
+		}
+	}
+	slices.SortFunc(s.pairs, func(a, b racePair) int { return cmp.Compare(a.i, b.i) })
+}
+
+// firstNotAfter returns the first step of the path after i (below n) that does not
+// happen after step i, or −1 when every one does.
+func (s *stateful) firstNotAfter(nodes []Node, i, n int) int {
+	for k := i + 1; k < n; k++ {
+		if !nodes[k].Step().Before.Has(i) {
+			return k
+		}
+	}
+	return -1
 }
 
 // reachable gathers in s.reach the steps of the graph reachable from the state fp, and
@@ -195,24 +373,10 @@ func (s *stateful) reachable(fp uint64, n int) int {
 	return low
 }
 
-// split sorts the steps of the path after step i (up to n) into those that happen after
-// it (s.after) and the rest (s.notdep).
-func (s *stateful) split(nodes []Node, i, n int) {
-	s.after, s.notdep = s.after[:0], s.notdep[:0]
-	for k := i + 1; k < n; k++ {
-		if nodes[k].Step().Before.Has(i) {
-			s.after = append(s.after, int32(k))
-		} else {
-			s.notdep = append(s.notdep, int32(k))
-		}
-	}
-}
-
-// racersEnabled handles the races of step i whose later step t was already pending
-// before step i, as Flanagan and Godefroid's rule does: t itself is added to the
-// backtrack set of pre. It reports whether every racing step was; if one was not, the
-// caller adds every event that could lead to it.
-func (s *stateful) racersEnabled(pre *Node) bool {
+// racersEnabled puts in out, for the races of the step before which pre is, the racing
+// steps that were pending at pre (Flanagan and Godefroid's rule: the racing step itself),
+// and reports whether every racing step was.
+func (s *stateful) racersEnabled(pre *Node, out *Set) bool {
 	all := true
 	s.reach.Each(func(t int) {
 		if !all || !s.racing.Has(int(s.g.class[t])) {
@@ -222,7 +386,7 @@ func (s *stateful) racersEnabled(pre *Node) bool {
 		found := false
 		for k := range pre.Enabled {
 			if pre.Enabled[k].Content == c {
-				pre.Backtrack.Add(k)
+				out.Add(k)
 				found = true
 			}
 		}
@@ -231,71 +395,119 @@ func (s *stateful) racersEnabled(pre *Node) bool {
 	return all
 }
 
-// racesReachable reports whether some reachable step t could be in a race with step i
-// after the path: t depends on step i, and on no step that happens after i (which would
-// put i before t). Steps are compared by class: what the relations look at.
-func (s *stateful) racesReachable(nodes []Node, i int) bool {
-	si := nodes[i].Step()
-	s.racing.Clear()
-	any := false
-	for _, c := range s.classes {
-		ti := &s.g.classInfo[c]
-		if s.dep.Dependent(si, ti) && !s.dependsOnAny(nodes, s.after, ti) {
-			s.racing.Set(int(c))
-			any = true
-		}
-	}
-	return any
-}
-
 // couldLead reports whether an event of the given content, delivered after the path,
-// could be a first step of notdep(i)·v: some reachable step with that content depends
-// on none of the path's steps after i that do not happen after it (those would come
-// before it in notdep(i)·v).
-func (s *stateful) couldLead(nodes []Node, content uint64) bool {
+// could be the first step of v that does not happen after step i, when every step of the
+// path after i does: some reachable step with that content depends on none of those
+// steps, and on step i only if it is itself in a race with it.
+func (s *stateful) couldLead(i int, content uint64) bool {
 	for _, t := range s.g.index[content] {
-		if s.reach.Has(int(t)) && !s.dependsOnAny(nodes, s.notdep, &s.g.classInfo[s.g.class[t]]) {
+		if s.reach.Has(int(t)) && int(s.lastDep[s.g.class[t]]) <= i {
 			return true
 		}
 	}
 	return false
 }
 
-func (s *stateful) dependsOnAny(nodes []Node, steps []int32, t *StepInfo) bool {
-	for _, k := range steps {
-		if s.dep.Dependent(nodes[k].Step(), t) {
-			return true
+// edgeCandidates adds to the backtrack set of step i's node, when every step of the path
+// after i happens after i, the first steps of the continuations v that do not happen
+// after i, found edge by edge from the revisited state: an edge whose step does not
+// happen after i (it depends on no step from i on, and its message was sent before i) is
+// that first step for every v through it; past an edge whose step does, the candidates
+// are the events pending before i and at the revisited state whose content a step
+// reachable from the edge's end has, that depends neither on a step from i on nor on the
+// edge's step. It reports false, adding nothing, when an edge's end has no summary yet.
+func (s *stateful) edgeCandidates(nodes []Node, i, n int, out *Set) bool {
+	if !s.outsKnown {
+		return false
+	}
+	pre, top := &nodes[i], &nodes[n]
+	s.ks = s.ks[:0] // the events pending before i and at the revisited state
+	for k := range pre.Enabled {
+		if pendingContent(top, pre.Enabled[k].Content) {
+			s.ks = append(s.ks, int32(k))
 		}
 	}
-	return false
-}
-
-// pathInitials adds to the backtrack set of nodes[i] the steps of the path after i that
-// do not happen after step i and after no other such step: the first steps of the path's
-// part of notdep(i)·v.
-func (s *stateful) pathInitials(nodes []Node, i, n int) {
-	s.v.Clear()
-	pre := &nodes[i]
-	for k := i + 1; k < n; k++ {
-		b := &nodes[k].Step().Before
-		if b.Has(i) {
-			continue
+	for _, e := range s.outs {
+		cls := s.g.class[e.Step]
+		content := s.g.Steps[e.Step].Content
+		if int(s.lastDep[cls]) <= i && sentBefore(top, content, i) {
+			for k := range pre.Enabled {
+				if pre.Enabled[k].Content == content {
+					out.Add(k)
+				}
+			}
+			if int(s.lastDep[cls]) < i {
+				continue
+			}
+			// It depends on step i: it may be the racing step itself, and it happens
+			// after i for the steps past it.
 		}
-		if !intersects(b, &s.v) {
-			if x := pre.Find(nodes[k].Step().Event.ID); x >= 0 {
-				pre.Backtrack.Add(x)
+		first := &s.g.classInfo[cls]
+		sum := s.g.Sums[e.Sum]
+		for _, k := range s.ks {
+			if out.Has(int(k)) {
+				continue
+			}
+			for _, t := range s.g.index[pre.Enabled[k].Content] {
+				tc := s.g.class[t]
+				if sum.Has(int(t)) && int(s.lastDep[tc]) <= i && !s.dep.Dependent(first, &s.g.classInfo[tc]) {
+					out.Add(int(k))
+					break
+				}
 			}
 		}
-		s.v.Add(k)
 	}
+	return true
 }
 
-func intersects(a, b *Set) bool {
-	if a.w&b.w != 0 {
-		return true
+// edgesOut fills s.outs with the edges of the revisited state fp, each with its end's
+// summary, and s.outsKnown with whether every end has one.
+func (s *stateful) edgesOut(fp uint64) {
+	s.outs, s.outsKnown = s.outs[:0], false
+	st := s.g.Out[fp]
+	if st == nil {
+		return
 	}
-	for k := 0; k < len(a.more) && k < len(b.more); k++ {
-		if a.more[k]&b.more[k] != 0 {
+	for _, e := range st.Edges {
+		to := s.g.Out[e.To]
+		if to == nil || to.Sum < 0 {
+			return
+		}
+		s.outs = append(s.outs, outEdge{Step: e.Step, Sum: to.Sum})
+	}
+	s.outsKnown = true
+}
+
+// outEdge is an edge of the revisited state: its step and its end's summary.
+type outEdge struct{ Step, Sum int32 }
+
+// newIn is the number of elements of a not in b.
+func newIn(a, b *Set) int {
+	n := bits.OnesCount64(a.w &^ b.w)
+	for k, w := range a.more {
+		if k < len(b.more) {
+			w &^= b.more[k]
+		}
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// sentBefore reports whether an event of the given content enabled at nd was sent
+// before step i (or was pending from the start).
+func sentBefore(nd *Node, content uint64, i int) bool {
+	for k := range nd.Enabled {
+		if nd.Enabled[k].Content == content && nd.Enabled[k].Parent < i {
+			return true
+		}
+	}
+	return false
+}
+
+// pendingContent reports whether an event of the given content is enabled at nd.
+func pendingContent(nd *Node, content uint64) bool {
+	for k := range nd.Enabled {
+		if nd.Enabled[k].Content == content {
 			return true
 		}
 	}

@@ -69,7 +69,10 @@ func cacheable(s dpor.Strategy, faulty bool) (dpor.Strategy, dpor.StateCacher, e
 		if faulty {
 			return nil, nil, fmt.Errorf("state caching with the %s strategy does not handle fault events yet (stateful DPOR's graph does not record what a fault acts on); turn faults off, use exhaustive or delay-bounded with caching, or turn caching off", s.Name())
 		}
-		r := c.Stateful()
+		r, ok := s.(dpor.Revisiter) // stateful already: run as given
+		if !ok {
+			r = c.Stateful()
+		}
 		return r, r, nil
 	}
 	c, ok := s.(dpor.StateCacher)

@@ -94,19 +94,37 @@ func newSplitSearch[S, I, O comparable](spec specs.Spec[S, I, O], ops []historie
 // findCuts orders the operations by call and returns the segments' bounds in that
 // order: 0, the cuts, len(idx). With one segment, order stays nil and the search is a
 // plain searcher's.
+//
+// An open operation never returns, so every cut comes before the earliest call of one:
+// only the operations called before it are sorted (recorded histories come nearly in
+// order: a check that they are sorted usually spares the sort), and the others follow
+// them in the last segment in any order.
 func (d *splitSearch[S, I, O]) findCuts() []int {
 	n := len(d.idx)
 	d.oneCut = [2]int{0, n}
 	if n < 2*minSegment {
 		return d.oneCut[:]
 	}
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
+	firstOpen := int64(1<<63 - 1)
+	for _, j := range d.idx {
+		if op := &d.ops[j]; op.Open && op.Call < firstOpen {
+			firstOpen = op.Call
+		}
 	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		return cmp.Compare(d.ops[d.idx[a]].Call, d.ops[d.idx[b]].Call)
-	})
+	order := make([]int32, 0, n)
+	for p, j := range d.idx {
+		if d.ops[j].Call < firstOpen {
+			order = append(order, int32(p))
+		}
+	}
+	before := len(order)
+	if before < 2*minSegment {
+		return d.oneCut[:]
+	}
+	byCall := func(a, b int32) int { return cmp.Compare(d.ops[d.idx[a]].Call, d.ops[d.idx[b]].Call) }
+	if !slices.IsSortedFunc(order, byCall) {
+		slices.SortStableFunc(order, byCall)
+	}
 	cuts := []int{0}
 	var last int64 // the latest return so far
 	for j, p := range order {
@@ -116,15 +134,17 @@ func (d *splitSearch[S, I, O]) findCuts() []int {
 		if j-cuts[len(cuts)-1] >= minSegment && n-j >= minSegment && last < op.Call {
 			cuts = append(cuts, j)
 		}
-		if op.Open {
-			break // nothing returns after an open operation's call: no cut
-		}
 		if j == 0 || op.Return > last {
 			last = op.Return
 		}
 	}
 	if len(cuts) == 1 {
 		return d.oneCut[:]
+	}
+	for p, j := range d.idx {
+		if d.ops[j].Call >= firstOpen {
+			order = append(order, int32(p))
+		}
 	}
 	d.order = order
 	return append(cuts, n)
