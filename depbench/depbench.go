@@ -9,6 +9,7 @@ package depbench
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
@@ -139,7 +140,7 @@ func Compare(ctx context.Context, sys model.System, system, harness string, agen
 				return nil, err
 			}
 			if dpor.RelationOf(st) == nil {
-				return nil, fmt.Errorf("strategy %q reduces by no dependence relation: compare the DPOR family (dpor, transdpor, ired, liviola)", s)
+				return nil, fmt.Errorf("strategy %q reduces by no dependence relation (valid: %s)", s, strings.Join(Strategies(), ", "))
 			}
 		}
 	}
@@ -251,6 +252,18 @@ func runOf(res *explorer.Result) Run {
 		}
 	}
 	return r
+}
+
+// Strategies lists the strategies that reduce by a dependence relation — the DPOR
+// family, which Compare compares — in dpor's order.
+func Strategies() []string {
+	var out []string
+	for _, name := range dpor.StrategyNames() {
+		if st, err := dpor.New(name, dpor.Config{}); err == nil && dpor.RelationOf(st) != nil {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // historySet is a set of canonical histories, by hash and then by equality.

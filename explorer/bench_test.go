@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -11,6 +12,7 @@ import (
 	"github.com/ravelmc/ravel/systems/gossip"
 	"github.com/ravelmc/ravel/systems/paxos"
 	"github.com/ravelmc/ravel/systems/register"
+	"github.com/ravelmc/ravel/visited"
 )
 
 // BenchmarkStep measures one step on the register — copying the receiving actor,
@@ -94,7 +96,8 @@ func BenchmarkExhaustive(b *testing.B) {
 // BenchmarkCaching measures exhaustive search with state caching on the synthetic
 // gossip system (4 agents: about 1.5 million states): unique states per second with the
 // visited set in memory, and with a memory budget a tenth of what the in-memory run
-// used, so that most fingerprints spill to disk.
+// used (or RAVEL_BENCH_CACHING_MEM, a size such as 1MiB), so that most fingerprints
+// spill to disk.
 func BenchmarkCaching(b *testing.B) {
 	sys, err := gossip.New(4, "writes")
 	if err != nil {
@@ -116,10 +119,17 @@ func BenchmarkCaching(b *testing.B) {
 	var need int64
 	b.Run("memory", func(b *testing.B) { need = run(b, 0).Visited.MemBytes })
 	b.Run("tenth", func(b *testing.B) {
-		if need == 0 {
-			b.Skip("run with the memory case first")
+		mem := need / 10
+		if env := os.Getenv("RAVEL_BENCH_CACHING_MEM"); env != "" {
+			var err error
+			if mem, err = visited.ParseSize(env); err != nil {
+				b.Fatal(err)
+			}
 		}
-		st := run(b, need/10)
+		if mem == 0 {
+			b.Skip("run with the memory case first, or set RAVEL_BENCH_CACHING_MEM")
+		}
+		st := run(b, mem)
 		b.ReportMetric(float64(st.Visited.Spilled), "spilled")
 	})
 }

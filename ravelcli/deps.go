@@ -45,7 +45,7 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 	fs.Usage = func() {}
 	fs.StringVar(&f.systems, "systems", strings.Join(c.names(), ","), "comma-separated systems")
 	fs.StringVar(&f.harnesses, "harness", "", "comma-separated harnesses (default: each system's first)")
-	fs.StringVar(&f.strategies, "strategies", "dpor", "comma-separated strategies of the DPOR family (dpor, transdpor, ired, liviola)")
+	fs.StringVar(&f.strategies, "strategies", "dpor", "comma-separated strategies of the DPOR family: "+strings.Join(depbench.Strategies(), ", "))
 	fs.StringVar(&f.dependences, "dependence", "", "comma-separated dependence relations (default: every registered one: "+strings.Join(dpor.Dependences(), ", ")+")")
 	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "the schedule budget of each run, exhaustive search's too; 0 means no limit")
 	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
@@ -107,7 +107,7 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 			return 0, usagef("deps: %v", err)
 		}
 		if dpor.RelationOf(st) == nil {
-			return 0, usagef("deps: strategy %q reduces by no dependence relation (valid: dpor, transdpor, ired, liviola)", s)
+			return 0, usagef("deps: strategy %q reduces by no dependence relation (valid: %s)", s, strings.Join(depbench.Strategies(), ", "))
 		}
 	}
 	if !f.quiet {

@@ -62,6 +62,14 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 			t.Errorf("%s to a missing directory: exit %d, stdout %q, stderr %q; want 2 before any search", flag, code, stdout, stderr)
 		}
 	}
+	// Refused before the search, not after it: this search has no end (no schedule
+	// budget), so only a check made first lets the command return at all.
+	for _, flag := range []string{"--out", "--histories"} {
+		code, stdout, stderr := runRavel("check", "gossip", "--agents", "12", "--max-schedules", "0", "--quiet", flag, bad)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, flag) {
+			t.Errorf("%s to a missing directory, unbounded search: exit %d, stdout %q, stderr %q; want 2 before any search", flag, code, stdout, stderr)
+		}
+	}
 	code, _, stderr := runRavel("check", "register-buggy", "--quiet", "--out", dir)
 	if code != exitUsage || !strings.Contains(stderr, "is a directory") {
 		t.Errorf("--out to a directory: exit %d, %q", code, stderr)

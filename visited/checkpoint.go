@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/dgraph-io/badger/v4"
 )
 
 // ErrNotDurable is returned by Checkpoint and Resume on a set opened without
@@ -21,26 +20,30 @@ var ErrNotDurable = errors.New("visited set has no durable store")
 // the store holds no complete checkpoint; the set stays usable.
 var ErrNoCheckpoint = errors.New("no complete checkpoint in the directory")
 
-// recordKey is the store key of the last checkpoint's record. Fingerprints are 8-byte
-// keys; every other length is left alone by lookups and scans.
+// recordKey is the store key of the last checkpoint's record in stores written before
+// the record moved to recordFile; scans skip it.
 var recordKey = []byte("ravel/checkpoint")
 
+// recordFile is the file of the last complete checkpoint's record: the record, then its
+// xxhash (8 bytes, little-endian).
+const recordFile = "checkpoint"
+
 // A checkpoint is three things, made durable in this order: the fingerprints spilled to
-// badger so far (synced), the in-memory table (a file of its own, table-VERSION, written
+// badger so far (synced), the in-memory table (a file of its own, table-EPOCH, written
 // to a temporary name, synced and renamed — its cost is the table's size, not the number
 // of states added since the last checkpoint, and the table stays in memory), and the
-// record, written to badger at the checkpoint's version and synced. The record names the
-// version and the table file and carries the table's checksum, so a checkpoint cut short
+// record, a file of its own (recordFile), written the same way. The record names the
+// epoch and the table file and carries the table's checksum, so a checkpoint cut short
 // by a kill leaves the previous one complete; older table files are removed only once
 // the new record is durable.
 const (
 	tablePrefix = "table-"
-	// recordHeader: version, table length (slots), used slots, zero flag, table checksum.
+	// recordHeader: epoch, table length (slots), used slots, zero flag, table checksum.
 	recordHeader = 8 + 8 + 8 + 8 + 8
 )
 
 // Checkpoint makes every fingerprint added so far durable, with record (the caller's
-// state of the search) beside it, and starts a new version: a resume from this
+// state of the search) beside it, and starts a new epoch: a resume from this
 // checkpoint drops whatever is added later. It needs Options.Durable.
 func (v *Set) Checkpoint(record []byte) error {
 	if v.err != nil {
@@ -49,7 +52,7 @@ func (v *Set) Checkpoint(record []byte) error {
 	if !v.durable {
 		return ErrNotDurable
 	}
-	ver := v.store.version
+	ver := v.store.epoch
 	if err := v.store.sync(); err != nil {
 		return v.fail("sync", err)
 	}
@@ -66,24 +69,11 @@ func (v *Set) Checkpoint(record []byte) error {
 	}
 	binary.LittleEndian.PutUint64(head[32:], sum)
 	val := append(head, record...)
-	err = guard(func() error {
-		wb := v.store.db.NewWriteBatchAt(ver)
-		defer wb.Cancel()
-		if err := wb.Set(recordKey, val); err != nil {
-			return err
-		}
-		if err := wb.Flush(); err != nil {
-			return err
-		}
-		if err := v.store.db.Sync(); err != nil {
-			return err
-		}
-		v.store.setVersion(ver + 1)
-		return nil
-	})
-	if err != nil {
+	val = binary.LittleEndian.AppendUint64(val, xxhash.Sum64(val))
+	if err := writeDurable(filepath.Join(v.private, recordFile), val, v.private); err != nil {
 		return v.fail("write", err)
 	}
+	v.store.epoch = ver + 1
 	v.removeTables(ver)
 	return nil
 }
@@ -93,31 +83,39 @@ func tableName(ver uint64) string { return fmt.Sprintf("%s%016x", tablePrefix, v
 // writeTable writes the table's slots to table-ver durably and returns their checksum.
 func (v *Set) writeTable(ver uint64) (uint64, error) {
 	b := wordBytes(v.slots)
-	final := filepath.Join(v.private, tableName(ver))
+	if err := writeDurable(filepath.Join(v.private, tableName(ver)), b, v.private); err != nil {
+		return 0, err
+	}
+	return xxhash.Sum64(b), nil
+}
+
+// writeDurable writes b to the file final in dir durably: to a temporary name, synced,
+// then renamed over final, and the rename synced. A kill leaves final as it was or as b.
+func writeDurable(final string, b []byte, dir string) error {
 	tmp := final + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if _, err := f.Write(b); err != nil {
 		f.Close()
-		return 0, err
+		return err
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		return 0, err
+		return err
 	}
 	if err := f.Close(); err != nil {
-		return 0, err
+		return err
 	}
 	if err := os.Rename(tmp, final); err != nil {
-		return 0, err
+		return err
 	}
-	if d, err := os.Open(v.private); err == nil {
+	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync() // the rename's durability, where the platform allows syncing a directory
 		d.Close()
 	}
-	return xxhash.Sum64(b), nil
+	return nil
 }
 
 // removeTables removes the table files of checkpoints before ver, and temporary files
@@ -153,26 +151,20 @@ func (v *Set) LastCheckpoint() ([]byte, error) {
 }
 
 func (v *Set) readRecord() ([]byte, error) {
-	var val []byte
-	err := guard(func() error {
-		txn := v.store.db.NewTransactionAt(^uint64(0)-1, false)
-		defer txn.Discard()
-		item, err := txn.Get(recordKey)
-		if err != nil {
-			return err
-		}
-		val, err = item.ValueCopy(nil)
-		return err
-	})
+	val, err := os.ReadFile(filepath.Join(v.private, recordFile))
 	switch {
-	case errors.Is(err, badger.ErrKeyNotFound):
+	case errors.Is(err, os.ErrNotExist):
 		return nil, &StoreError{Op: "read", Dir: v.private, Err: ErrNoCheckpoint}
 	case err != nil:
 		return nil, v.fail("read", err)
-	case len(val) < recordHeader:
+	case len(val) < recordHeader+8:
 		return nil, v.fail("read", fmt.Errorf("checkpoint record of %d bytes is cut short", len(val)))
 	}
-	return val, nil
+	n := len(val) - 8
+	if xxhash.Sum64(val[:n]) != binary.LittleEndian.Uint64(val[n:]) {
+		return nil, v.fail("read", errors.New("the checkpoint record is damaged (checksum mismatch)"))
+	}
+	return val[:n], nil
 }
 
 // Resume makes the set what it was at the last complete checkpoint: the fingerprints

@@ -217,10 +217,10 @@ func TestVisitedCheckpointCutShort(t *testing.T) {
 		}
 	}
 	// The next checkpoint is killed after writing its table, before its record.
-	if _, err := v.writeTable(v.store.version); err != nil {
+	if _, err := v.writeTable(v.store.epoch); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, tableName(v.store.version+1)+".tmp"), []byte("half"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, tableName(v.store.epoch+1)+".tmp"), []byte("half"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	v.Close()

@@ -20,9 +20,10 @@ const MinMemBytes = 4 << 10
 // Options configure a visited set.
 type Options struct {
 	// MemBytes bounds the memory the set holds: the in-memory table and, once
-	// fingerprints spill to disk, the filter in front of the disk. Badger's memtables
-	// (2 × MemBytes/64, clamped to 1–8 MiB each) and its compactions come on top; its
-	// tables are mapped files (page cache, not the process's anonymous memory). 0 means
+	// fingerprints spill to disk, the filter in front of the disk. Badger's memtable
+	// (1 MiB, allocated though never written) and the table builders of a spill come on
+	// top; its tables are mapped files (page cache, not the process's anonymous memory).
+	// 0 means
 	// DefaultMemBytes; below MinMemBytes is an error.
 	MemBytes int64
 	// Dir is where fingerprints spill to: Open creates it if needed and makes a
@@ -386,7 +387,7 @@ func (v *Set) openStore() error {
 			return err
 		}
 	}
-	s, err := openStore(v.private, v.memCap)
+	s, err := openStore(v.private, v.durable)
 	if err != nil {
 		return v.fail("open", err)
 	}

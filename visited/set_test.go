@@ -478,18 +478,41 @@ func TestVisitedFilterRate(t *testing.T) {
 	}
 }
 
-// TestVisitedStoreOracle checks the badger store alone against a Go map: after each of
-// many sorted batches of different sizes, every fingerprint written is found,
-// fingerprints never written are not, and a scan yields each exactly once.
+// TestVisitedStoreOracle checks the badger store alone against a Go map, as the spill
+// tier (through several rebuilds) and as a durable store (through several flattens):
+// after each of many sorted batches of different sizes, every fingerprint
+// written is found, fingerprints never written are not, and a scan yields each exactly
+// once.
 func TestVisitedStoreOracle(t *testing.T) {
-	s, err := openStore(t.TempDir(), MinMemBytes)
+	for _, tc := range []struct {
+		name         string
+		durable      bool
+		levels       int
+		wantRebuilds int
+	}{
+		// 5 levels: batches 1-4 go to levels 4, 3, 2 and 1, batch 5 rebuilds the store
+		// into level 4, and so does every fourth batch after it (5, 9, 13, 17).
+		{"stream", false, 5, 4},
+		// A durable store is flattened instead, into level 4, which leaves three levels
+		// free: batches 5, 8, ..., 20 flatten it.
+		{"durable", true, 5, 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			testStoreOracle(t, tc.durable, tc.levels, tc.wantRebuilds)
+		})
+	}
+}
+
+func testStoreOracle(t *testing.T, durable bool, levels, wantRebuilds int) {
+	const batches = 20
+	s, err := openStoreLevels(t.TempDir(), durable, levels)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.close()
 	r := rand.New(rand.NewPCG(3, 4))
 	written := map[uint64]bool{}
-	for batch := 1; batch <= 20; batch++ {
+	for batch := 1; batch <= batches; batch++ {
 		n := 1 + r.IntN(3000)
 		var keys []uint64
 		for len(keys) < n {
@@ -515,6 +538,9 @@ func TestVisitedStoreOracle(t *testing.T) {
 				t.Fatalf("after batch %d: has(%#x) = %v, %v; want false", batch, fp|1, found, err)
 			}
 		}
+	}
+	if s.rebuilds != wantRebuilds {
+		t.Errorf("store rebuilt %d times, want %d", s.rebuilds, wantRebuilds)
 	}
 	scanned := map[uint64]int{}
 	if err := s.scan(func(fp uint64) { scanned[fp]++ }); err != nil {

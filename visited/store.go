@@ -11,56 +11,45 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 )
 
-// storeOptions are the badger settings of the spill tier, for a set whose memory budget
-// is mem. Keys are 8-byte big-endian fingerprints with empty values, written in sorted
-// batches and never updated; what each setting buys was measured with
-// BenchmarkVisitedStream, TestVisitedPeakMemory and `ravel check` (docs/visited-states.md):
+// storeOptions are the badger settings of the spill tier; streamOptions adds the stream
+// writer's (stream.go). Keys are 8-byte big-endian
+// fingerprints with empty values, written in sorted batches, each as a level of its own,
+// and never updated; what each setting buys was measured with TestVisitedPeakMemory and
+// `ravel check` (docs/visited-states.md):
 //
-//   - Memtables of mem/64, clamped to 1–8 MiB, two of them (defaults 64 MiB, 5): badger
-//     allocates each memtable's skiplist arena in full, in the Go heap, so memtables are
-//     anonymous memory beside the budget; every lookup that gets past our filter also
-//     searches them, and a small skiplist is searched faster. Larger memtables bought no
-//     speed (2 and 8 MiB measured alike; 32 MiB was slower).
-//   - TableSizeMultiplier 1, BaseTableSize 1 MiB: every table is small, so a compaction
-//     holds small table builders (each allocates twice the table size, anonymous memory,
-//     and a compaction runs up to eight at once) rather than 64 MiB ones. With 2 MiB
-//     tables the peak anonymous RSS of TestVisitedPeakMemory at 2 MiB was 58 MiB, with
-//     512 KiB 44 MiB but lookups, which visit more tables, were slower.
+//   - TableSizeMultiplier 1, BaseTableSize 1 MiB: every table is small, so a table
+//     builder (which allocates twice the table size, anonymous memory) stays small. With
+//     2 MiB tables the peak anonymous RSS of TestVisitedPeakMemory at 2 MiB was 58 MiB
+//     (through badger's write path), with 512 KiB 44 MiB but lookups, which visit more
+//     tables, were slower.
 //   - Compression none, BlockCacheSize 0, IndexCacheSize 0: random 8-byte keys do not
 //     compress, and uncompressed blocks, table indexes and badger's own per-table Bloom
 //     filters are read straight from the mmapped table files. Those pages are file-backed
 //     (RssFile, page cache the kernel reclaims), not the process's own memory; a block or
-//     index cache would keep a second, anonymous copy of the same bytes.
-//   - NumLevelZeroTables 10, stall at 20 (defaults 5, 15; we had 4, 8): fewer
-//     compactions, each lookup checks a few more level-0 tables (by their Bloom filters).
-//     Spilling gossip-4 at 1MiB, two alternating pairs: 24.6 and 24.1 CPU seconds against
-//     27.3 and 31.8 with 4 and 8, the same anonymous peak.
+//     index cache would keep a second, anonymous copy of the same bytes. Blocks of 4 KiB:
+//     1 KiB ones were no faster.
 //   - BloomFalsePositive 0.01: a lookup that passes our filter (mostly a true revisit)
-//     checks every level-0 table and one table per level; badger's filters skip the
-//     tables that do not hold the key.
+//     checks one table per level, newest first; badger's filters skip the levels that do
+//     not hold the key.
 //   - ValueThreshold 1 KiB, ValueLogFileSize 1 MiB: values are empty and stay in the LSM
 //     tree, so the value log is never written.
 //   - ChecksumVerificationMode OnTableRead: a table's checksums are verified when it is
 //     opened (a checkpoint's damaged store is refused at resume, not read wrong).
-//   - NumCompactors 2, no conflict detection, no metrics, SyncWrites off (a checkpoint
-//     syncs explicitly), Logger nil: failures come back as errors, not messages.
-func storeOptions(dir string, mem int64) badger.Options {
-	memtable := min(max(mem/64, 1<<20), 8<<20)
+//   - No conflict detection, no metrics, SyncWrites off (stream-written tables are synced
+//     as they are written), Logger nil: failures come back as errors, not messages.
+//   - The memtable and level-0 settings matter only if something is written through
+//     badger's write path, which the visited set never does.
+func storeOptions(dir string) badger.Options {
 	opt := badger.DefaultOptions(dir).
 		WithLogger(nil).
 		WithSyncWrites(false).
 		WithNumVersionsToKeep(1).
-		WithMemTableSize(memtable).
-		WithNumMemtables(2).
-		WithNumLevelZeroTables(10).
-		WithNumLevelZeroTablesStall(20).
 		WithBaseTableSize(1 << 20).
 		WithCompression(options.None).
 		WithBlockCacheSize(0).
 		WithIndexCacheSize(0).
 		WithBloomFalsePositive(0.01).
 		WithBlockSize(4 << 10).
-		WithNumCompactors(2).
 		WithDetectConflicts(false).
 		WithMetricsEnabled(false).
 		WithValueThreshold(1 << 10).
@@ -72,18 +61,21 @@ func storeOptions(dir string, mem int64) badger.Options {
 }
 
 // store is the badger database fingerprints spill to. It runs in badger's managed mode,
-// where the caller gives the versions: every write is at version, and reads see every
-// version up to it. A set that is not checkpointed writes everything at version 1 (a
-// lookup stops at the first level holding the key only when the key's version is the read
-// version, so one version is fastest). A checkpointed set moves to a new version after
+// and every key is written and read at one version, 1: a lookup stops at the first
+// (newest) level holding the key only when the key's version is the read version, so
+// with versions per checkpoint every lookup of an older key walked all the levels (that
+// cost a checkpointed spilling run 22 % of its CPU). A durable store keeps instead, as
+// each key's value, the epoch it was written in (a uvarint): the epoch moves on after
 // each checkpoint, so that a resumed search can tell the fingerprints of the checkpoint
 // it resumes from from those a killed run added after it (see dropAfter).
 type store struct {
-	dir     string
-	db      *badger.DB
-	version uint64
-	rtx     *badger.Txn // reads at version
-	key     [8]byte
+	dir      string
+	db       *badger.DB
+	durable  bool        // a checkpoint's store: flattened, not rebuilt, when its levels run out
+	rebuilds int         // stream stores rebuilt, for tests
+	epoch    uint64      // of a durable store: written as each key's value
+	rtx      *badger.Txn // reads at storeVersion
+	key      [8]byte
 }
 
 // guard runs f and turns a panic inside badger (it asserts rather than returning errors
@@ -97,18 +89,25 @@ func guard(f func() error) (err error) {
 	return f()
 }
 
-func openStore(dir string, mem int64) (*store, error) {
-	s := &store{dir: dir, version: 1}
+func openStore(dir string, durable bool) (*store, error) {
+	return openStoreLevels(dir, durable, streamLevels)
+}
+
+// openStoreLevels is openStore with the number of levels of a stream-written store given
+// (tests use few, to rebuild often).
+func openStoreLevels(dir string, durable bool, levels int) (*store, error) {
+	s := &store{dir: dir, epoch: 1, durable: durable}
+	opt := streamOptions(storeOptions(dir), levels)
 	if err := removeEmptyMemtables(dir); err != nil {
 		return nil, err
 	}
 	err := guard(func() error {
-		db, err := badger.OpenManaged(storeOptions(dir, mem))
+		db, err := badger.OpenManaged(opt)
 		if err != nil {
 			return err
 		}
 		s.db = db
-		s.rtx = db.NewTransactionAt(s.version, false)
+		s.rtx = db.NewTransactionAt(storeVersion, false)
 		return nil
 	})
 	if err != nil {
@@ -138,11 +137,16 @@ func removeEmptyMemtables(dir string) error {
 	return nil
 }
 
-// setVersion makes later writes and reads use version v.
-func (s *store) setVersion(v uint64) {
-	s.rtx.Discard()
-	s.version = v
-	s.rtx = s.db.NewTransactionAt(v, false)
+// storeVersion is the badger version of every key.
+const storeVersion = 1
+
+// value is what a key written now carries: its epoch in a durable store, nothing in the
+// spill tier.
+func (s *store) value() []byte {
+	if !s.durable {
+		return nil
+	}
+	return binary.AppendUvarint(nil, s.epoch)
 }
 
 // has reports whether fp is on disk.
@@ -161,29 +165,10 @@ func (s *store) has(fp uint64) (found bool, err error) {
 	return found, err
 }
 
-// writeChunk is how many keys share one key buffer while a batch is written.
-const writeChunk = 1 << 14
-
 // write stores the fingerprints in sorted (distinct, none already on disk) and returns
-// when they are readable.
+// when they are readable (and, once written, durable: stream-written tables are synced).
 func (s *store) write(sorted []uint64) error {
-	return guard(func() error {
-		wb := s.db.NewWriteBatchAt(s.version)
-		defer wb.Cancel()
-		for len(sorted) > 0 {
-			n := min(len(sorted), writeChunk)
-			buf := make([]byte, 8*n) // badger keeps the key slices until the commit
-			for i, fp := range sorted[:n] {
-				k := buf[8*i : 8*i+8 : 8*i+8]
-				binary.BigEndian.PutUint64(k, fp)
-				if err := wb.Set(k, nil); err != nil {
-					return err
-				}
-			}
-			sorted = sorted[n:]
-		}
-		return wb.Flush()
-	})
+	return guard(func() error { return s.streamWrite(sorted) })
 }
 
 // scan calls fn with every fingerprint visible at the store's version, in increasing
@@ -208,40 +193,19 @@ func (s *store) scan(fn func(uint64)) error {
 	})
 }
 
-// dropAfter makes the store hold exactly the fingerprints it held at version v: those
-// written later (by a run killed after its last checkpoint, or by an earlier resume
-// from another checkpoint) are deleted, and those deleted later are written again, at a
-// version above every version in the store, which becomes the store's version. It calls
+// dropAfter makes the store hold exactly the fingerprints written in epochs up to v:
+// those written later (by a run killed after its last checkpoint, or by a resume from
+// that checkpoint killed before the next one) are deleted, and epoch v+1 begins. It calls
 // fn with every fingerprint kept, in increasing order, and returns how many there are.
+// Only the last checkpoint's record is kept, so the store never has to go back further
+// than the fingerprints deleted here.
 func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 	err = guard(func() error {
-		top := v
-		var del, put [][]byte
-		txn := s.db.NewTransactionAt(^uint64(0)-1, false)
-		defer txn.Discard()
+		var del []uint64
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
-		opts.AllVersions = true
-		it := txn.NewIterator(opts)
+		it := s.rtx.NewIterator(opts)
 		defer it.Close()
-		var last []byte
-		// For the key in last: whether it is there at v, and at its newest version.
-		var atV, now, decided bool
-		flush := func() {
-			if last == nil {
-				return
-			}
-			if atV {
-				kept++
-				fn(binary.BigEndian.Uint64(last))
-			}
-			switch {
-			case atV && !now:
-				put = append(put, last)
-			case !atV && now:
-				del = append(del, last)
-			}
-		}
 		for it.Rewind(); it.Valid(); it.Next() {
 			item := it.Item()
 			k := item.Key()
@@ -251,39 +215,36 @@ func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 			if len(k) != 8 {
 				return fmt.Errorf("unexpected key %x in the store", k)
 			}
-			top = max(top, item.Version())
-			if last == nil || string(k) != string(last) {
-				flush()
-				// Versions of a key come newest first.
-				last, atV, decided = item.KeyCopy(nil), false, false
-				now = !item.IsDeletedOrExpired()
-			}
-			if !decided && item.Version() <= v {
-				atV, decided = !item.IsDeletedOrExpired(), true
-			}
-		}
-		flush()
-		next := top + 1
-		if len(del)+len(put) > 0 {
-			wb := s.db.NewWriteBatchAt(next)
-			defer wb.Cancel()
-			for _, k := range del {
-				if err := wb.Delete(k); err != nil {
-					return err
+			var epoch uint64
+			if err := item.Value(func(val []byte) error {
+				var n int
+				if epoch, n = binary.Uvarint(val); n <= 0 {
+					return fmt.Errorf("key %x has no epoch (value %x)", k, val)
 				}
-			}
-			for _, k := range put {
-				if err := wb.Set(k, nil); err != nil {
-					return err
-				}
-			}
-			if err := wb.Flush(); err != nil {
+				return nil
+			}); err != nil {
 				return err
 			}
-			next++
+			fp := binary.BigEndian.Uint64(k)
+			if epoch > v {
+				del = append(del, fp)
+				continue
+			}
+			kept++
+			fn(fp)
 		}
-		s.setVersion(next)
-		return nil
+		s.epoch = v + 1
+		if len(del) == 0 {
+			return nil
+		}
+		i := 0
+		return s.streamAt(nil, func() (uint64, bool, bool) {
+			if i == len(del) {
+				return 0, false, false
+			}
+			i++
+			return del[i-1], true, true
+		})
 	})
 	return kept, err
 }

@@ -28,6 +28,11 @@
 // equal inputs and outputs are ordered the same way when one was called and returned no
 // later than the other.
 //
+// Each partition's history is cut at quiescent points — instants no operation spans —
+// and the segments are checked in turn, carrying the set of states each can end in into
+// the next (see splitSearch): the memo of a segment is dropped when it ends, so a long
+// history with such points is checked in the memory of its largest segment.
+//
 // When the specification has a Partition function, the history is split by key and each
 // part checked on its own (linearizability is compositional). The parts are searched
 // side by side — on several goroutines for large histories — in rounds of growing step

@@ -1,0 +1,229 @@
+package visited
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
+)
+
+// The spill tier of a set without checkpoints does not go through badger's write path.
+// A spill is one sorted batch of keys that are in no other batch, so it is written with
+// badger's incremental StreamWriter, which builds the batch's tables directly (no
+// memtable, no write-ahead log) and installs them as a level of their own above the
+// levels written before; badger's compactions are off. What that bought, measured on
+// gossip with 4 agents spilling at 1 MiB (docs/visited-states.md): through the write
+// path, each key was inserted in a skiplist, flushed to a level-0 table, and rewritten
+// by every compaction of level 0 into level 1 — 5.8 of the 10 CPU seconds that spilling
+// added went there; a stream-written batch costs one table build.
+//
+// A lookup visits the levels newest first and checks each level's table by its Bloom
+// filter, so the number of levels is bounded: when the next batch would have to go to
+// level 0 or 1, the store is rebuilt instead — every key, merged with the batch in one
+// pass, written again as one level at the bottom (rebuild). Badger's own way out,
+// Flatten, compacts level by level, rewriting the upper batches once for every level
+// below them. The store is then rebuilt once every streamLevels-1 spills, each time at
+// the cost of writing everything once.
+//
+// A durable store (a checkpoint's) is written the same way, and a resume's rewrites
+// (store.dropAfter) are one stream write with deletions; nothing may go through
+// badger's write path, as the stream writer refuses a database whose memtable holds
+// anything. Its levels, when they run out, are flattened by badger rather than rebuilt.
+const streamLevels = 24
+
+// streamChunk is how many keys go to the stream writer in one buffer: each becomes an
+// entry of about 100 bytes on the Go heap until its table is built.
+const streamChunk = 1 << 13
+
+// streamOptions adapts the badger options of a store to stream writing: no compactors,
+// the given number of levels, and the smallest memtable (nothing is written to it, but
+// badger allocates its arena at open).
+func streamOptions(opt badger.Options, levels int) badger.Options {
+	return opt.WithNumCompactors(0).
+		WithMaxLevels(levels).
+		WithMemTableSize(1 << 20)
+}
+
+// streamWrite writes the fingerprints in sorted (distinct, none on disk) as a new level.
+// When no level above level 1 is free, a store that is not durable is rebuilt with them;
+// a durable one is flattened first (badger's Flatten: slower, but a kill in the middle
+// leaves the store as it was).
+func (s *store) streamWrite(sorted []uint64) error {
+	if s.levelsFull() {
+		if !s.durable {
+			return s.rebuild(sorted)
+		}
+		if err := s.db.Flatten(2); err != nil {
+			return err
+		}
+		s.rebuilds++
+	}
+	i := 0
+	return s.streamAt(s.value(), func() (uint64, bool, bool) {
+		if i == len(sorted) {
+			return 0, false, false
+		}
+		i++
+		return sorted[i-1], false, true
+	})
+}
+
+// streamAt writes the keys next returns (in increasing order; del marks a deletion), each
+// with the value val, as a new level above the others.
+func (s *store) streamAt(val []byte, next func() (fp uint64, del, ok bool)) error {
+	sw := s.db.NewStreamWriter()
+	if err := sw.PrepareIncremental(); err != nil {
+		sw.Cancel()
+		return err
+	}
+	if err := streamKeys(sw, val, next); err != nil {
+		sw.Cancel()
+		return err
+	}
+	return sw.Flush()
+}
+
+// levelsFull reports whether level 0 or 1 holds a table: an incremental stream write
+// goes to the level above the highest one in use, and a write after one into level 0
+// would make badger flatten the tree.
+func (s *store) levelsFull() bool {
+	for _, l := range s.db.Levels() {
+		if l.Level <= 1 && l.NumTables > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// bitDelete is badger's entry flag of a deletion (unexported there, value.go), which a
+// stream writer takes as an entry's Meta.
+const bitDelete byte = 1 << 0
+
+// streamKeys writes the keys next returns, in increasing order, to sw, each with the
+// value val (a deletion with none).
+func streamKeys(sw *badger.StreamWriter, val []byte, next func() (fp uint64, del, ok bool)) error {
+	kv := pb.KV{Version: storeVersion}
+	var key [8]byte
+	kv.Key = key[:]
+	tomb := []byte{bitDelete}
+	for {
+		buf := z.NewBuffer(streamChunk*24, "ravel.visited")
+		n := 0
+		for n < streamChunk {
+			fp, del, ok := next()
+			if !ok {
+				break
+			}
+			binary.BigEndian.PutUint64(key[:], fp)
+			kv.Meta, kv.Value = nil, val
+			if del {
+				kv.Meta, kv.Value = tomb, nil
+			}
+			badger.KVToBuffer(&kv, buf)
+			n++
+		}
+		var err error
+		if n > 0 {
+			err = sw.Write(buf)
+		}
+		if rerr := buf.Release(); err == nil {
+			err = rerr
+		}
+		if err != nil || n < streamChunk {
+			return err
+		}
+	}
+}
+
+// rebuildFile is the temporary file that holds the store's keys while it is rebuilt.
+const rebuildFile = "rebuild.tmp"
+
+// rebuild writes every key of the store, merged with sorted, as a fresh store of one
+// level: the keys are copied to a temporary file (8 bytes each), the store is emptied,
+// and the merge of the file and sorted is stream-written. A crash in between loses the
+// store, which is a spill tier removed at Close anyway; durable stores never come here.
+func (s *store) rebuild(sorted []uint64) (err error) {
+	path := filepath.Join(s.dir, rebuildFile)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_RDWR, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		f.Close()
+		if rerr := os.Remove(path); err == nil {
+			err = rerr
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<16)
+	var b [8]byte
+	var werr error
+	if err := s.scan(func(fp uint64) {
+		binary.LittleEndian.PutUint64(b[:], fp)
+		if _, err := w.Write(b[:]); err != nil && werr == nil {
+			werr = err
+		}
+	}); err != nil {
+		return err
+	}
+	if werr != nil {
+		return werr
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	r := bufio.NewReaderSize(f, 1<<16)
+	var rerr error
+	readOld := func() (uint64, bool) {
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			if !errors.Is(err, io.EOF) {
+				rerr = fmt.Errorf("reading back %s: %w", path, err)
+			}
+			return 0, false
+		}
+		return binary.LittleEndian.Uint64(b[:]), true
+	}
+	old, haveOld := readOld()
+	i := 0
+	next := func() (uint64, bool, bool) {
+		if haveOld && (i == len(sorted) || old < sorted[i]) {
+			fp := old
+			old, haveOld = readOld()
+			return fp, false, true
+		}
+		if i < len(sorted) {
+			i++
+			return sorted[i-1], false, true
+		}
+		return 0, false, false
+	}
+	sw := s.db.NewStreamWriter()
+	if err := sw.Prepare(); err != nil {
+		sw.Cancel()
+		return err
+	}
+	if err := streamKeys(sw, s.value(), next); err != nil {
+		sw.Cancel()
+		return err
+	}
+	if rerr != nil {
+		sw.Cancel()
+		return rerr
+	}
+	if err := sw.Flush(); err != nil {
+		return err
+	}
+	s.rebuilds++
+	s.rtx.Discard()
+	s.rtx = s.db.NewTransactionAt(storeVersion, false)
+	return nil
+}
