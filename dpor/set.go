@@ -106,3 +106,27 @@ func (s *Set) Union(t *Set) {
 		s.more[k] |= w
 	}
 }
+
+// Remove takes i out of the set.
+func (s *Set) Remove(i int) {
+	if i < 64 {
+		s.w &^= 1 << i
+		return
+	}
+	if k := i/64 - 1; k < len(s.more) {
+		s.more[k] &^= 1 << (i % 64)
+	}
+}
+
+// Intersects reports whether s and t have an element in common.
+func (s *Set) Intersects(t *Set) bool {
+	if s.w&t.w != 0 {
+		return true
+	}
+	for k := 0; k < len(s.more) && k < len(t.more); k++ {
+		if s.more[k]&t.more[k] != 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -12,61 +12,80 @@ type wnode struct {
 	children []*wnode
 }
 
-// seq is a wakeup sequence during an insertion: its steps (on the path, or the reversed
-// step), which happen before which (before[j] holds the positions i < j whose step
-// happens before step j, transitively, within the sequence), and which have been matched
-// already (gone).
+// seq is a wakeup sequence during an insertion: steps of the path (at the path indices
+// idx, increasing) and last, the step whose race it reverses. Among the path's steps
+// happens-before is the path's (a chain between two of them through a step not in the
+// sequence would put that step in it too, see reverse); last, which runs in the sequence
+// where it did not on the path, happens after the steps it depends on or that sent it,
+// and what happens before those: lastBefore, over path indices. Steps matched by the
+// tree are gone: rem holds the path indices of the path's steps left, lastGone says
+// whether last is gone.
 type seq struct {
-	steps  []*StepInfo
-	before []Set
-	gone   Set
-	left   int
+	idx        []int
+	steps      []*StepInfo // the steps of idx, then last
+	pos        map[uint64]int
+	lastBefore Set
+	rem        Set
+	lastGone   bool
+	left       int
 }
 
-// fromPath makes s the sequence of the steps of the path at the indices idx, then last:
-// the steps keep the happens-before of the path among them (a chain between two of them
-// through a step not in idx would put that step in the sequence too, see reverse), and
-// last — which runs in the sequence where it did not on the path — happens after the
-// steps it depends on or that sent it (sender, the identity of the event whose step sent
-// it; 0 for none), and what happens before those.
+// fromPath makes s the sequence of the steps of the path at the indices idx, then last,
+// sent by the step whose event has identity sender (0: none).
 func (s *seq) fromPath(nodes []Node, idx []int, last *StepInfo, sender uint64, dep Dependence) {
+	s.idx = idx
 	s.steps = s.steps[:0]
-	for _, k := range idx {
-		s.steps = append(s.steps, nodes[k].Step())
+	if s.pos == nil {
+		s.pos = map[uint64]int{}
+	}
+	clear(s.pos)
+	s.rem.Clear()
+	for i, k := range idx {
+		st := nodes[k].Step()
+		s.steps = append(s.steps, st)
+		s.pos[st.Event.ID] = i
+		s.rem.Add(k)
 	}
 	s.steps = append(s.steps, last)
-	for len(s.before) < len(s.steps) {
-		s.before = append(s.before, Set{})
-	}
-	s.before = s.before[:len(s.steps)]
-	for j, k := range idx {
-		b, pb := &s.before[j], &nodes[k].Step().Before
-		b.Clear()
-		for i := 0; i < j; i++ {
-			if pb.Has(idx[i]) {
-				b.Add(i)
-			}
+	s.pos[last.Event.ID] = len(idx)
+	lb := &s.lastBefore
+	lb.Clear()
+	for i := len(idx) - 1; i >= 0; i-- {
+		k := idx[i]
+		if lb.Has(k) {
+			continue
+		}
+		if st := s.steps[i]; sender == st.Event.ID || dep.Dependent(st, last) {
+			lb.Add(k)
+			lb.Union(&st.Before)
 		}
 	}
-	j := len(idx)
-	b := &s.before[j]
-	b.Clear()
-	for i := j - 1; i >= 0; i-- {
-		if !b.Has(i) && (sender == s.steps[i].Event.ID || dep.Dependent(s.steps[i], last)) {
-			b.Add(i)
-			b.Union(&s.before[i])
-		}
-	}
-	s.gone.Clear()
+	s.lastGone = false
 	s.left = len(s.steps)
+}
+
+// gone reports whether the step at position j has been matched.
+func (s *seq) gone(j int) bool {
+	if j == len(s.idx) {
+		return s.lastGone
+	}
+	return !s.rem.Has(s.idx[j])
+}
+
+// take marks the step at position j matched.
+func (s *seq) take(j int) {
+	if j == len(s.idx) {
+		s.lastGone = true
+	} else {
+		s.rem.Remove(s.idx[j])
+	}
+	s.left--
 }
 
 // find returns the position of the event id among the steps not gone, or −1.
 func (s *seq) find(id uint64) int {
-	for j, st := range s.steps {
-		if st.Event.ID == id && !s.gone.Has(j) {
-			return j
-		}
+	if j, ok := s.pos[id]; ok && !s.gone(j) {
+		return j
 	}
 	return -1
 }
@@ -75,19 +94,17 @@ func (s *seq) find(id uint64) int {
 // left before it happens before it. Steps gone were initials when they went, so nothing
 // left happens before them and no chain passes through them.
 func (s *seq) initial(j int) bool {
-	for i := 0; i < j; i++ {
-		if !s.gone.Has(i) && s.before[j].Has(i) {
-			return false
-		}
+	if j == len(s.idx) {
+		return !s.lastBefore.Intersects(&s.rem)
 	}
-	return true
+	return !s.steps[j].Before.Intersects(&s.rem)
 }
 
 // independent reports whether x happens before none of the steps left: x is a weak
 // initial of them without being one of them.
 func (s *seq) independent(x *StepInfo, dep Dependence) bool {
 	for j, st := range s.steps {
-		if !s.gone.Has(j) && dep.Dependent(x, st) {
+		if !s.gone(j) && dep.Dependent(x, st) {
 			return false
 		}
 	}
@@ -122,8 +139,7 @@ func (s *seq) insert(root *wnode, dep Dependence) bool {
 		for _, c := range n.children {
 			if j := s.find(c.info.Event.ID); j >= 0 {
 				if s.initial(j) {
-					s.gone.Add(j)
-					s.left--
+					s.take(j)
 					next = c
 					break
 				}
@@ -136,7 +152,7 @@ func (s *seq) insert(root *wnode, dep Dependence) bool {
 		}
 		if next == nil {
 			for j, st := range s.steps {
-				if s.gone.Has(j) {
+				if s.gone(j) {
 					continue
 				}
 				c := &wnode{info: *st}

@@ -10,8 +10,8 @@ import (
 	"github.com/ravelmc/ravel/specs"
 )
 
-// agree checks ops with Check, with Check forced onto the general memo, and with
-// CheckBruteForce, and returns the verdict or what went wrong. wantLin says the history
+// agree checks ops with Check, with Check forced onto the general memo, with Check
+// split at every quiescent cut, and with CheckBruteForce, and returns the verdict or what went wrong. wantLin says the history
 // was built linearizable.
 func agree[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], wantLin bool) (Verdict, error) {
 	res, err := checkAndVerify(spec, ops)
@@ -27,6 +27,20 @@ func agree[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operati
 		general.Partition != res.Partition {
 		return res.Verdict, fmt.Errorf("with the general memo: %v %v %q, with the one-word memo: %v %v %q",
 			general.Verdict, general.Witness, general.Partition, res.Verdict, res.Witness, res.Partition)
+	}
+	// Split at every quiescent cut: the same verdict, a valid witness or explanation.
+	var split Result
+	withSplit(1, maxEnds, func() { split, err = checkAndVerify(spec, ops) })
+	if err != nil {
+		return res.Verdict, fmt.Errorf("split at every cut: %w", err)
+	}
+	if split.Verdict != res.Verdict {
+		return res.Verdict, fmt.Errorf("split at every cut: %v, whole: %v", split.Verdict, res.Verdict)
+	}
+	if split.Verdict == NotLinearizable {
+		if err := verifyExplanation(spec, ops, split); err != nil {
+			return res.Verdict, fmt.Errorf("split at every cut: explanation %v then %d: %w", split.Prefix, split.Stuck, err)
+		}
 	}
 	if want := CheckBruteForce(spec, ops); res.Verdict != want {
 		return res.Verdict, fmt.Errorf("Check = %v, CheckBruteForce = %v", res.Verdict, want)
