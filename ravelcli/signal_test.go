@@ -115,6 +115,19 @@ func TestStaleSpillDirsReclaimed(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	left := waitSpill(t, spill, done)
+	// Killed before its lock is renamed into place, the directory would be young and
+	// unlocked, which a sweep rightly leaves alone for a minute (visited's
+	// TestRemoveAbandonedMidCreation): wait for the lock.
+	for {
+		if _, err := os.Stat(filepath.Join(left[0], "owner.lock")); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended (%v) before it locked its spill directory", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 	cmd.Process.Kill() // no clean-up: the directory stays behind
 	<-done
 	if _, err := os.Stat(left[0]); err != nil {

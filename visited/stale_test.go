@@ -5,7 +5,9 @@ package visited
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 )
 
 // TestRemoveStaleSpillDirs: a spill directory whose owner lock nobody holds (its
@@ -48,5 +50,58 @@ func TestRemoveStaleSpillDirs(t *testing.T) {
 	}
 	if removed := RemoveStaleSpillDirs(parent); len(removed) != 0 {
 		t.Errorf("second sweep removed %v", removed)
+	}
+}
+
+// TestRemoveAbandonedMidCreation: a spill directory whose creator was killed between
+// making it and renaming its lock into place (nothing in it, or an unlocked
+// owner.lock.tmp) is removed once older than creationGrace; a young one, one whose
+// owner.lock.tmp is held, and an old unlocked one with fingerprints in it (an older Ravel
+// that did not lock) are kept.
+func TestRemoveAbandonedMidCreation(t *testing.T) {
+	parent := t.TempDir()
+	old := time.Now().Add(-2 * creationGrace)
+	mk := func(name string, age time.Time, files ...string) string {
+		d := filepath.Join(parent, visitedPrivatePrefix+name)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(d, f), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Chtimes(d, age, age); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	empty := mk("empty", old)
+	tmpOnly := mk("tmp", old, ownerLockName+".tmp")
+	young := mk("young", time.Now(), ownerLockName+".tmp")
+	legacy := mk("legacy", old, "run-0001")
+	held := mk("held", old)
+	f, err := os.OpenFile(filepath.Join(held, ownerLockName+".tmp"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := lockFile(f, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(held, old, old); err != nil {
+		t.Fatal(err)
+	}
+	removed := RemoveStaleSpillDirs(parent)
+	slices.Sort(removed)
+	want := []string{empty, tmpOnly}
+	slices.Sort(want)
+	if !slices.Equal(removed, want) {
+		t.Errorf("removed %v, want %v", removed, want)
+	}
+	for _, d := range []string{young, legacy, held} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s was removed: %v", d, err)
+		}
 	}
 }
