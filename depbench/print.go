@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/ravelmc/ravel/report"
 )
 
 // columns are the table's columns, left to right.
@@ -14,9 +16,9 @@ var columns = []string{"strategy", "dependence", "#S", "steps", "TS", "#CH", "co
 func (t *Table) cells(r *Row) []string {
 	cut := func(n int64, complete bool) string {
 		if !complete {
-			return thousands(n) + "*"
+			return report.Thousands(n) + "*"
 		}
-		return thousands(n)
+		return report.Thousands(n)
 	}
 	ratio := "-"
 	if t.Exhaustive.Schedules > 0 && !t.CachedBaseline {
@@ -24,17 +26,17 @@ func (t *Table) cells(r *Row) []string {
 	}
 	return []string{
 		r.Strategy, r.Dependence,
-		cut(r.Schedules, r.Complete), thousands(r.Steps), fmt.Sprintf("%.3fs", r.Seconds),
-		thousands(int64(r.Canonical)),
+		cut(r.Schedules, r.Complete), report.Thousands(r.Steps), fmt.Sprintf("%.3fs", r.Seconds),
+		report.Thousands(int64(r.Canonical)),
 		fmt.Sprintf("%.1f%% (%d/%d)", r.Coverage, r.Covered, t.Exhaustive.Canonical),
-		thousands(int64(r.Violations)), thousands(int64(r.ViolationsMissed)), ratio,
+		report.Thousands(int64(r.Violations)), report.Thousands(int64(r.ViolationsMissed)), ratio,
 	}
 }
 
 func (t *Table) title() string {
 	budget := "no cutoff"
 	if t.MaxSchedules > 0 {
-		budget = "cutoff " + thousands(t.MaxSchedules) + " schedules"
+		budget = "cutoff " + report.Thousands(t.MaxSchedules) + " schedules"
 	}
 	if t.CachedBaseline {
 		budget += ", exhaustive search with state caching"
@@ -98,11 +100,11 @@ func printCommutation(w io.Writer, t *Table, markdown bool) {
 	}
 	fmt.Fprintln(w, "\ncommutation (explorer.CheckCommutation):")
 	for _, c := range t.Commutation {
-		scope := fmt.Sprintf("all %s states", thousands(int64(c.States)))
+		scope := fmt.Sprintf("all %s states", report.Thousands(int64(c.States)))
 		if !c.Complete {
-			scope = fmt.Sprintf("the first %s states", thousands(int64(c.States)))
+			scope = fmt.Sprintf("the first %s states", report.Thousands(int64(c.States)))
 		}
-		verdict := fmt.Sprintf("commutes on %s: %s independent pairs, %s of them reorder the canonical history", scope, thousands(c.Independent), thousands(c.Reordered))
+		verdict := fmt.Sprintf("commutes on %s: %s independent pairs, %s of them reorder the canonical history", scope, report.Thousands(c.Independent), report.Thousands(c.Reordered))
 		if !c.Sound() {
 			verdict = "DOES NOT COMMUTE — " + c.Counterexample
 			if markdown {
@@ -116,22 +118,4 @@ func printCommutation(w io.Writer, t *Table, markdown bool) {
 			fmt.Fprintln(w)
 		}
 	}
-}
-
-// thousands writes n with thousands separators: 4,204,200.
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/report"
 )
 
 // benchAbbrev is the DS2 paper's column name of each strategy.
@@ -231,16 +232,16 @@ func printBenchTable(w io.Writer, system, harness string, agents int, runs []che
 	}
 	count := func(n int64, r checkReport) string {
 		if !r.Complete && r.Schedules == r.MaxSchedules && r.MaxSchedules > 0 {
-			return thousands(n) + "*"
+			return report.Thousands(n) + "*"
 		}
-		return thousands(n)
+		return report.Thousands(n)
 	}
 	rows := []row{
 		{"#S", func(r checkReport) string { return count(r.Schedules, r) }},
-		{"#IH", func(r checkReport) string { return thousands(r.HistoriesIncomplete) }},
-		{"#UH", func(r checkReport) string { return thousands(r.HistoriesUnique) }},
-		{"#CH", func(r checkReport) string { return thousands(r.HistoriesCanonical) }},
-		{"#NL", func(r checkReport) string { return thousands(r.Nonlinearizable) }},
+		{"#IH", func(r checkReport) string { return report.Thousands(r.HistoriesIncomplete) }},
+		{"#UH", func(r checkReport) string { return report.Thousands(r.HistoriesUnique) }},
+		{"#CH", func(r checkReport) string { return report.Thousands(r.HistoriesCanonical) }},
+		{"#NL", func(r checkReport) string { return report.Thousands(r.Nonlinearizable) }},
 		{"NL/UH", func(r checkReport) string { return percent(r.Quality) }},
 		{"UH/S", func(r checkReport) string { return percent(r.Progression) }},
 		{"NL/S", func(r checkReport) string { return percent(r.Precision) }},
@@ -257,7 +258,7 @@ func printBenchTable(w io.Writer, system, harness string, agents int, runs []che
 			if r.HistoriesBeforeFirst == nil {
 				return "-"
 			}
-			return thousands(*r.HistoriesBeforeFirst)
+			return report.Thousands(*r.HistoriesBeforeFirst)
 		}},
 		{"TF", func(r checkReport) string {
 			if r.FirstViolationSeconds == nil {
@@ -271,9 +272,9 @@ func printBenchTable(w io.Writer, system, harness string, agents int, runs []che
 			}
 			return fmt.Sprintf("%.3f", float64(r.Schedules)/float64(ex.Schedules))
 		}},
-		{"S/s", func(r checkReport) string { return thousands(int64(r.SchedulesPerSecond)) }},
+		{"S/s", func(r checkReport) string { return report.Thousands(int64(r.SchedulesPerSecond)) }},
 	}
-	title := fmt.Sprintf("%s, harness %s, %d agents, cutoff %s schedules", system, harness, agents, thousands(runs[0].MaxSchedules))
+	title := fmt.Sprintf("%s, harness %s, %d agents, cutoff %s schedules", system, harness, agents, report.Thousands(runs[0].MaxSchedules))
 	if runs[0].MaxSchedules == 0 {
 		title = fmt.Sprintf("%s, harness %s, %d agents, no cutoff", system, harness, agents)
 	}

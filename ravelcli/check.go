@@ -197,7 +197,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		opts.ProgressEvery = 5 * time.Second
 		opts.Progress = func(s explorer.Stats) {
 			fmt.Fprintf(stderr, "ravel: %s schedules, %s steps, %d unique histories, %d violations so far, %.0fs\n",
-				thousands(s.Schedules), thousands(s.Steps), s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
+				report.Thousands(s.Schedules), report.Thousands(s.Steps), s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
 		}
 	}
 	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}, {"--html", f.html}} {
@@ -332,50 +332,50 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	case r.Interrupted:
 		fmt.Fprintln(w, "search: interrupted — the figures below cover the schedules explored so far")
 	case r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules):
-		fmt.Fprintf(w, "search: incomplete — %s schedules were cut at the depth budget (--max-depth %d)\n", thousands(r.CutSchedules), r.MaxDepth)
+		fmt.Fprintf(w, "search: incomplete — %s schedules were cut at the depth budget (--max-depth %d)\n", report.Thousands(r.CutSchedules), r.MaxDepth)
 	default:
-		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)\n", thousands(r.MaxSchedules))
+		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)\n", report.Thousands(r.MaxSchedules))
 	}
 	row := func(sym, name, val string) { fmt.Fprintf(w, "  %-5s %-44s %s\n", sym, name, val) }
-	row("#S", "schedules", thousands(r.Schedules))
-	row("", "steps (messages delivered)", thousands(r.Steps))
+	row("#S", "schedules", report.Thousands(r.Schedules))
+	row("", "steps (messages delivered)", report.Thousands(r.Steps))
 	row("", "longest schedule (steps)", fmt.Sprint(r.MaxDepthReached))
-	row("", "cut schedules (depth budget)", thousands(r.CutSchedules))
+	row("", "cut schedules (depth budget)", report.Thousands(r.CutSchedules))
 	if r.Dependence != "" {
-		row("", "paths blocked by sleep sets (no schedule)", thousands(r.SleepBlocked))
+		row("", "paths blocked by sleep sets (no schedule)", report.Thousands(r.SleepBlocked))
 	}
-	row("#IH", "incomplete histories", thousands(r.HistoriesIncomplete))
-	row("#UH", "unique histories (chronological)", thousands(r.HistoriesUnique))
-	row("#CH", "unique histories (canonical)", thousands(r.HistoriesCanonical))
-	row("#NL", "non-linearizable unique histories", thousands(r.Nonlinearizable))
-	row("", "non-linearizable canonical histories", thousands(r.NonlinearizableCanonical))
+	row("#IH", "incomplete histories", report.Thousands(r.HistoriesIncomplete))
+	row("#UH", "unique histories (chronological)", report.Thousands(r.HistoriesUnique))
+	row("#CH", "unique histories (canonical)", report.Thousands(r.HistoriesCanonical))
+	row("#NL", "non-linearizable unique histories", report.Thousands(r.Nonlinearizable))
+	row("", "non-linearizable canonical histories", report.Thousands(r.NonlinearizableCanonical))
 	row("NL/UH", "quality", percent(r.Quality))
 	row("UH/S", "progression", percent(r.Progression))
 	row("NL/S", "precision", percent(r.Precision))
 	if r.Panics > 0 {
-		row("", "schedules ending in a panic, bad response or failed assertion", thousands(r.Panics))
+		row("", "schedules ending in a panic, bad response or failed assertion", report.Thousands(r.Panics))
 	}
 	if r.StateCaching {
-		row("", "states (unique)", thousands(r.States))
-		row("", "revisits (paths ended at a visited state)", thousands(r.Revisits))
-		row("", "visited states spilled to disk", thousands(r.VisitedSpilled))
-		row("", "disk reads", thousands(r.DiskReads))
+		row("", "states (unique)", report.Thousands(r.States))
+		row("", "revisits (paths ended at a visited state)", report.Thousands(r.Revisits))
+		row("", "visited states spilled to disk", report.Thousands(r.VisitedSpilled))
+		row("", "disk reads", report.Thousands(r.DiskReads))
 		row("", "chance of a fingerprint collision", fmt.Sprintf("%.1e", r.CollisionProbability))
 	}
 	if r.StepsReplayed > 0 {
-		row("", "steps re-executed (stateless)", thousands(r.StepsReplayed))
+		row("", "steps re-executed (stateless)", report.Thousands(r.StepsReplayed))
 	}
 	row("TS", "exploring", seconds(r.ExploreSeconds))
 	row("TC", "checking histories", seconds(r.CheckSeconds))
 	row("TT", "total", seconds(r.TotalSeconds))
 	if r.HistoriesBeforeFirst != nil {
-		row("#HF", "unique histories before the first violation", thousands(*r.HistoriesBeforeFirst))
+		row("#HF", "unique histories before the first violation", report.Thousands(*r.HistoriesBeforeFirst))
 		row("TF", "time to the first violation", seconds(*r.FirstViolationSeconds))
 	} else {
 		row("#HF", "unique histories before the first violation", "-")
 		row("TF", "time to the first violation", "-")
 	}
-	row("", "schedules per second", thousands(int64(r.SchedulesPerSecond)))
+	row("", "schedules per second", report.Thousands(int64(r.SchedulesPerSecond)))
 	printMemory(w, r.Memory)
 	v := res.First
 	if v == nil {
@@ -418,21 +418,3 @@ func indent(s string) string {
 func seconds(s float64) string { return fmt.Sprintf("%.3fs", s) }
 
 func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
-
-// thousands writes n with thousands separators: 4,204,200.
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}

@@ -14,8 +14,8 @@ import (
 func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer.Result) error {
 	stats := [][2]string{
 		{"system", r.System}, {"harness", r.Harness}, {"strategy", r.Strategy}, {"agents", fmt.Sprint(r.Agents)}, {"seed", fmt.Sprint(r.Seed)},
-		{"complete", fmt.Sprint(r.Complete)}, {"schedules", thousands(r.Schedules)}, {"steps", thousands(r.Steps)},
-		{"unique histories", thousands(r.HistoriesUnique)}, {"non-linearizable histories", thousands(r.Nonlinearizable)},
+		{"complete", fmt.Sprint(r.Complete)}, {"schedules", report.Thousands(r.Schedules)}, {"steps", report.Thousands(r.Steps)},
+		{"unique histories", report.Thousands(r.HistoriesUnique)}, {"non-linearizable histories", report.Thousands(r.Nonlinearizable)},
 		{"total time", seconds(r.TotalSeconds)},
 	}
 	if r.Workload != "" {

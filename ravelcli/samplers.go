@@ -11,6 +11,7 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/samplers"
 )
 
@@ -87,7 +88,7 @@ func printSampling(w io.Writer, s *explorer.SamplingStats) {
 	row := func(name, val string) {
 		fmt.Fprintf(w, "  %s%s %s\n", name, strings.Repeat(" ", max(0, 50-utf8.RuneCountInString(name))), val)
 	}
-	row("hits (runs with a violation)", fmt.Sprintf("%s of %s", thousands(s.Hits), thousands(s.Runs)))
+	row("hits (runs with a violation)", fmt.Sprintf("%s of %s", report.Thousands(s.Hits), report.Thousands(s.Runs)))
 	row("hit rate (95% Wilson interval)", fmt.Sprintf("%.4f [%.4f, %.4f]", s.HitRate, s.WilsonLo, s.WilsonHi))
 	if s.FirstHitRun >= 0 {
 		row("first hit", fmt.Sprintf("run %d (schedule %d); replay: --seed %d --run %d --max-schedules 1", s.FirstHitRun, s.ToFirstHit, s.Seed, s.FirstHitRun))

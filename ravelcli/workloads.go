@@ -8,6 +8,7 @@ import (
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/workloads"
 )
 
@@ -48,7 +49,7 @@ func checkWorkloads(ctx context.Context, stdout, stderr io.Writer, sys model.Sys
 			}
 		} else {
 			fmt.Fprintf(stdout, "ravel check %s  workloads %s  strategy %s  agents %d  seed %d\n", info.System, g, info.Strategy, info.Agents, info.Seed)
-			fmt.Fprintf(stdout, "%d workloads generated, %d checked (%d explored completely), %s schedules\n", len(ws), out.Checked, out.Complete, thousands(out.Schedules))
+			fmt.Fprintf(stdout, "%d workloads generated, %d checked (%d explored completely), %s schedules\n", len(ws), out.Checked, out.Complete, report.Thousands(out.Schedules))
 			if out.Result != nil && out.Result.Stats.Interrupted {
 				fmt.Fprintln(stdout, "interrupted")
 				return exitInterrupted, nil
