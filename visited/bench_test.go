@@ -190,7 +190,7 @@ func TestVisitedPeakMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inMem := uint64(v.maxLen) * 3 / 4 // what the budget holds before anything spills
+	inMem := uint64(v.tableWords()) * 3 / 4 // what the budget holds before anything spills
 	target := uint64(factor * float64(inMem))
 	r := rand.New(rand.NewPCG(1, 1))
 	var uniq, adds uint64

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -29,7 +30,8 @@ var recordKey = []byte("ravel/checkpoint")
 const recordFile = "checkpoint"
 
 // A checkpoint is three things, made durable in this order: the fingerprints spilled to
-// badger so far (synced), the in-memory table (a file of its own, table-EPOCH, written
+// badger so far (synced), the in-memory tables (a file of their own, table-EPOCH, the
+// older generations, oldest first, then the young table; written
 // to a temporary name, synced and renamed — its cost is the table's size, not the number
 // of states added since the last checkpoint, and the table stays in memory), and the
 // record, a file of its own (recordFile), written the same way. The record names the
@@ -38,9 +40,18 @@ const recordFile = "checkpoint"
 // the new record is durable.
 const (
 	tablePrefix = "table-"
-	// recordHeader: epoch, table length (slots), used slots, zero flag, table checksum.
-	recordHeader = 8 + 8 + 8 + 8 + 8
+	// recordHeader: epoch, zero flag, the tables' checksum, number of tables; then
+	// recordTable for each table, in the table file's order: its length (slots) and used
+	// slots.
+	recordHeader = 8 + 8 + 8 + 8
+	recordTable  = 8 + 8
 )
+
+// tables returns the in-memory tables in the order of a checkpoint's table file: older
+// generations, oldest first, then the young table.
+func (v *Set) tables() []generation {
+	return append(slices.Clone(v.older), generation{v.slots, v.used})
+}
 
 // Checkpoint makes every fingerprint added so far durable, with record (the caller's
 // state of the search) beside it, and starts a new epoch: a resume from this
@@ -56,21 +67,26 @@ func (v *Set) Checkpoint(record []byte) error {
 	if err := v.store.sync(); err != nil {
 		return v.fail("sync", err)
 	}
-	sum, err := v.writeTable(ver)
+	tables := v.tables()
+	sum, err := v.writeTable(ver, tables)
 	if err != nil {
 		return v.fail("write", err)
 	}
-	head := make([]byte, recordHeader, recordHeader+len(record))
+	n := recordHeader + recordTable*len(tables)
+	head := make([]byte, n, n+len(record))
 	binary.LittleEndian.PutUint64(head[0:], ver)
-	binary.LittleEndian.PutUint64(head[8:], uint64(len(v.slots)))
-	binary.LittleEndian.PutUint64(head[16:], uint64(v.used))
 	if v.zero {
-		head[24] = 1
+		head[8] = 1
 	}
-	binary.LittleEndian.PutUint64(head[32:], sum)
+	binary.LittleEndian.PutUint64(head[16:], sum)
+	binary.LittleEndian.PutUint64(head[24:], uint64(len(tables)))
+	for i, g := range tables {
+		binary.LittleEndian.PutUint64(head[recordHeader+recordTable*i:], uint64(len(g.slots)))
+		binary.LittleEndian.PutUint64(head[recordHeader+recordTable*i+8:], uint64(g.used))
+	}
 	val := append(head, record...)
 	val = binary.LittleEndian.AppendUint64(val, xxhash.Sum64(val))
-	if err := writeDurable(filepath.Join(v.private, recordFile), val, v.private); err != nil {
+	if err := writeDurable(filepath.Join(v.private, recordFile), v.private, val); err != nil {
 		return v.fail("write", err)
 	}
 	v.store.epoch = ver + 1
@@ -80,26 +96,35 @@ func (v *Set) Checkpoint(record []byte) error {
 
 func tableName(ver uint64) string { return fmt.Sprintf("%s%016x", tablePrefix, ver) }
 
-// writeTable writes the table's slots to table-ver durably and returns their checksum.
-func (v *Set) writeTable(ver uint64) (uint64, error) {
-	b := wordBytes(v.slots)
-	if err := writeDurable(filepath.Join(v.private, tableName(ver)), b, v.private); err != nil {
+// writeTable writes the tables' slots, one after the other, to table-ver durably and
+// returns their checksum.
+func (v *Set) writeTable(ver uint64, tables []generation) (uint64, error) {
+	bs := make([][]byte, len(tables))
+	d := xxhash.New()
+	for i, g := range tables {
+		bs[i] = wordBytes(g.slots)
+		_, _ = d.Write(bs[i])
+	}
+	if err := writeDurable(filepath.Join(v.private, tableName(ver)), v.private, bs...); err != nil {
 		return 0, err
 	}
-	return xxhash.Sum64(b), nil
+	return d.Sum64(), nil
 }
 
-// writeDurable writes b to the file final in dir durably: to a temporary name, synced,
-// then renamed over final, and the rename synced. A kill leaves final as it was or as b.
-func writeDurable(final string, b []byte, dir string) error {
+// writeDurable writes the concatenation of bs to the file final in dir durably: to a
+// temporary name, synced, then renamed over final, and the rename synced. A kill leaves
+// final as it was or as written.
+func writeDurable(final, dir string, bs ...[]byte) error {
 	tmp := final + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
+	for _, b := range bs {
+		if _, err := f.Write(b); err != nil {
+			f.Close()
+			return err
+		}
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
@@ -147,7 +172,12 @@ func (v *Set) LastCheckpoint() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return val[recordHeader:], nil
+	return val[recordLen(val):], nil
+}
+
+// recordLen is the length of the header of val, a record that readRecord checked.
+func recordLen(val []byte) int {
+	return recordHeader + recordTable*int(binary.LittleEndian.Uint64(val[24:]))
 }
 
 func (v *Set) readRecord() ([]byte, error) {
@@ -163,6 +193,9 @@ func (v *Set) readRecord() ([]byte, error) {
 	n := len(val) - 8
 	if xxhash.Sum64(val[:n]) != binary.LittleEndian.Uint64(val[n:]) {
 		return nil, v.fail("read", errors.New("the checkpoint record is damaged (checksum mismatch)"))
+	}
+	if t := binary.LittleEndian.Uint64(val[24:]); t > uint64(v.maxGens) || recordLen(val[:n]) > n {
+		return nil, v.fail("read", fmt.Errorf("the checkpoint has %d tables; this build keeps at most %d", t, v.maxGens))
 	}
 	return val[:n], nil
 }
@@ -186,59 +219,90 @@ func (v *Set) Resume() error {
 		return err
 	}
 	ver := binary.LittleEndian.Uint64(val[0:])
-	slots := binary.LittleEndian.Uint64(val[8:])
-	used := binary.LittleEndian.Uint64(val[16:])
-	zero := val[24] == 1
-	sum := binary.LittleEndian.Uint64(val[32:])
-	if slots > uint64(v.maxLen) || used > slots {
-		return v.fail("read", fmt.Errorf("the checkpoint's table has %d slots (%d used); this budget allows %d: resume with the --visited-mem of the run", slots, used, v.maxLen))
+	zero := val[8] == 1
+	sum := binary.LittleEndian.Uint64(val[16:])
+	lens := make([]int, binary.LittleEndian.Uint64(val[24:]))
+	if len(lens) == 0 {
+		return v.fail("read", errors.New("the checkpoint has no table"))
 	}
-	if err := v.readTable(ver, int(slots), sum); err != nil {
+	var inMem uint64
+	for i := range lens {
+		slots := binary.LittleEndian.Uint64(val[recordHeader+recordTable*i:])
+		used := binary.LittleEndian.Uint64(val[recordHeader+recordTable*i+8:])
+		if slots > uint64(v.maxLen) || used > slots {
+			return v.fail("read", fmt.Errorf("the checkpoint's table has %d slots (%d used); this budget allows %d: resume with the --visited-mem of the run", slots, used, v.maxLen))
+		}
+		lens[i] = int(slots)
+		inMem += used
+	}
+	tables, err := v.readTables(ver, lens, sum)
+	if err != nil {
 		return v.fail("read", err)
 	}
-	v.used, v.zero = int(used), zero
+	for i := range tables {
+		tables[i].used = int(binary.LittleEndian.Uint64(val[recordHeader+recordTable*i+8:]))
+	}
+	young := tables[len(tables)-1]
+	v.older = tables[:len(tables)-1]
+	v.setSlots(young.slots)
+	v.used, v.zero = young.used, zero
 	kept, err := v.store.dropAfter(ver, func(uint64) {})
 	if err != nil {
 		return v.fail("read", err)
 	}
 	v.st.Spilled = kept
-	v.st.States = kept + used
+	v.st.States = kept + inMem
 	if zero {
 		v.st.States++
 	}
 	if kept == 0 {
 		return nil
 	}
-	bytes := v.memCap - int64(v.maxLen)*8
-	v.filter = newVisitedFilter(bytes, max(uint64(bytes)*8/filterTargetBitsPerKey, 2*kept))
+	v.filter = v.newFilter(2 * kept)
 	if err := v.store.scan(v.filter.add); err != nil {
 		return v.fail("scan", err)
 	}
 	return nil
 }
 
-// readTable reads table-ver, of n slots, into a new table and checks its checksum.
-func (v *Set) readTable(ver uint64, n int, sum uint64) error {
+// readTables reads table-ver as tables of the given lengths (slots; their used counts
+// are left to the caller) and checks the checksum. On success the set's young table is
+// released, for the caller to install the tables read.
+func (v *Set) readTables(ver uint64, lens []int, sum uint64) ([]generation, error) {
 	f, err := os.Open(filepath.Join(v.private, tableName(ver)))
 	if err != nil {
-		return fmt.Errorf("the checkpoint's table: %w", err)
+		return nil, fmt.Errorf("the checkpoint's table: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.Size() != int64(n)*8 {
-		return fmt.Errorf("the checkpoint's table %s is not %d bytes long (cut short or replaced)", f.Name(), n*8)
+	var n int64
+	for _, l := range lens {
+		n += int64(l)
 	}
-	w := allocWords(n)
-	if _, err := io.ReadFull(f, wordBytes(w)); err != nil {
-		freeWords(w)
-		return fmt.Errorf("the checkpoint's table: %w", err)
+	if fi, err := f.Stat(); err != nil || fi.Size() != n*8 {
+		return nil, fmt.Errorf("the checkpoint's table %s is not %d bytes long (cut short or replaced)", f.Name(), n*8)
 	}
-	if xxhash.Sum64(wordBytes(w)) != sum {
-		freeWords(w)
-		return fmt.Errorf("the checkpoint's table %s is damaged (checksum mismatch)", f.Name())
+	tables := make([]generation, len(lens))
+	release := func() {
+		for _, g := range tables {
+			freeWords(g.slots)
+		}
+	}
+	d := xxhash.New()
+	for i, l := range lens {
+		tables[i].slots = allocWords(l)
+		b := wordBytes(tables[i].slots)
+		if _, err := io.ReadFull(f, b); err != nil {
+			release()
+			return nil, fmt.Errorf("the checkpoint's table: %w", err)
+		}
+		_, _ = d.Write(b)
+	}
+	if d.Sum64() != sum {
+		release()
+		return nil, fmt.Errorf("the checkpoint's table %s is damaged (checksum mismatch)", f.Name())
 	}
 	freeWords(v.slots)
-	v.setSlots(w)
-	return nil
+	return tables, nil
 }
 
 // dropUncheckpointed empties a durable store that holds no complete checkpoint: what is

@@ -217,7 +217,7 @@ func TestVisitedCheckpointCutShort(t *testing.T) {
 		}
 	}
 	// The next checkpoint is killed after writing its table, before its record.
-	if _, err := v.writeTable(v.store.epoch); err != nil {
+	if _, err := v.writeTable(v.store.epoch, v.tables()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, tableName(v.store.epoch+1)+".tmp"), []byte("half"), 0o644); err != nil {

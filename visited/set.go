@@ -41,10 +41,14 @@ type Options struct {
 // Set is a set of 64-bit state fingerprints that answers "add this one, and was it
 // new?" (DESIGN.md, Visited states). Every value, 0 included, is a valid fingerprint.
 //
-// Fingerprints live in an open-addressing table that grows by doubling while it stays
-// within two thirds of the memory budget. When the table is full at that size, its
-// contents are sorted and written to disk as one batch of keys (a badger database, store), and the table
-// is emptied; from then on a fingerprint not in the table is looked up in a Bloom filter
+// Fingerprints live in open-addressing tables that together take at most two thirds of
+// the memory budget, split into tableGenerations generations of equal size: the young
+// table, which takes the new fingerprints and grows by doubling up to its largest size,
+// and older ones, each a young table that filled. When the young table is full and every
+// generation is in use, the oldest is sorted and written to disk as one batch of keys (a
+// badger database, store), emptied and made the young table. So the memory always holds
+// the most recently added fingerprints, which a depth-first search revisits most (see
+// tableGenerations); from then on a fingerprint not in the table is looked up in a Bloom filter
 // over the disk's contents (the remaining third of the budget), and read from disk only
 // when the filter says it may be there. So memory stays at the budget however many
 // fingerprints spill, and a new fingerprint touches the disk only on a filter false
@@ -54,10 +58,12 @@ type Options struct {
 // can no longer answer: every later Add returns the same error (Stats and Close still
 // work).
 type Set struct {
-	slots   []uint64 // 0 marks an empty slot; fingerprint 0 is kept in zero
-	used    int      // occupied slots
-	limit   int      // used at which the table grows or spills: 3/4 of len(slots)
-	maxLen  int      // the table's largest length, in slots
+	slots   []uint64     // the young table; 0 marks an empty slot; fingerprint 0 is kept in zero
+	used    int          // occupied slots of the young table
+	limit   int          // used at which the young table grows or ages: 3/4 of len(slots)
+	older   []generation // full tables, oldest first, at most maxGens-1
+	maxLen  int          // a table's largest length, in slots
+	maxGens int          // generations of tables, young included
 	zero    bool     // fingerprint 0 was added
 	memCap  int64    // the budget
 	dir     string   // Dir as given, or "" for the system's temporary directory
@@ -73,6 +79,40 @@ type Set struct {
 	// a field so that tests can simulate a full disk.
 	freeDisk func(dir string) (int64, bool)
 }
+
+// generation is a table that filled as the young table: read, never written, until it
+// spills.
+type generation struct {
+	slots []uint64
+	used  int
+}
+
+// has reports whether fp (not 0) is in the table.
+func (g *generation) has(fp uint64) bool {
+	s := g.slots
+	h, _ := bits.Mul64(fp, uint64(len(s)))
+	for i := int(h); ; {
+		switch s[i] {
+		case fp:
+			return true
+		case 0:
+			return false
+		}
+		if i++; i == len(s) {
+			i = 0
+		}
+	}
+}
+
+// tableGenerations is how many tables the in-memory part of a set is split into once it
+// reaches its largest size. A depth-first search revisits mostly states it added
+// recently: on gossip with 4 agents spilling at 1 MiB (docs/visited-states.md), of the
+// revisits that one table, emptied at every spill, sent to disk, 38 % were of states
+// added less than half a table's worth of Adds before. With two halves, the half
+// spilled is always the older one, so the last half table's worth of fingerprints is
+// always in memory. More generations keep more of the recent past but cost a probe each
+// for every new fingerprint, and make spills smaller and more frequent.
+const tableGenerations = 2
 
 // Stats are a visited set's counters.
 type Stats struct {
@@ -135,9 +175,11 @@ func Open(opts Options) (*Set, error) {
 		return nil, fmt.Errorf("visited set: memory budget %d bytes is below the minimum of %d (4KiB)", mem, MinMemBytes)
 	}
 	v := &Set{memCap: mem, dir: opts.Dir, freeDisk: freeDiskBytes}
-	// The table may take two thirds of the budget: while it doubles, the old and the new
-	// arrays (1/3 + 2/3) coexist, and once it spills the filter takes the last third.
-	v.maxLen = int(min(mem/3*2/8, math.MaxInt/2))
+	// The tables may take two thirds of the budget: while the young table doubles, the
+	// old and the new arrays coexist (at most 1/2 + 1 of a generation's share, which
+	// with one generation is 1/3 + 2/3), and once they spill the filter takes the last third.
+	v.maxGens = tableGenerations
+	v.maxLen = max(int(min(mem/3*2/8, math.MaxInt/2))/v.maxGens, 1)
 	v.setSlots(allocWords(min(visitedInitialSlots, v.maxLen)))
 	if opts.Durable != "" {
 		if err := os.MkdirAll(opts.Durable, 0o755); err != nil {
@@ -192,7 +234,7 @@ func (v *Set) Add(fp uint64) (isNew bool, err error) {
 			i = 0
 		}
 	}
-	if v.store != nil || v.used >= v.limit {
+	if v.store != nil || v.used >= v.limit || len(v.older) > 0 {
 		return v.addSlow(fp)
 	}
 	s[i] = fp
@@ -211,9 +253,15 @@ func (v *Set) addZero() bool {
 	return true
 }
 
-// addSlow finishes Add for a fingerprint that is not in the table when something has
-// spilled or the table is full.
+// addSlow finishes Add for a fingerprint that is not in the young table when there are
+// older tables, something has spilled or the young table is full.
 func (v *Set) addSlow(fp uint64) (bool, error) {
+	for i := len(v.older) - 1; i >= 0; i-- {
+		if v.older[i].has(fp) {
+			v.st.Revisits++
+			return false, nil
+		}
+	}
 	if v.filter.words != nil && v.filter.mayContain(fp) {
 		v.st.DiskReads++
 		found, err := v.store.has(fp)
@@ -250,7 +298,8 @@ func (v *Set) insert(fp uint64) {
 	v.used++
 }
 
-// makeRoom doubles the table, up to its largest size, or spills it to disk.
+// makeRoom doubles the young table, up to its largest size, or makes it an older
+// generation and starts an empty one, spilling the oldest generation when all are in use.
 func (v *Set) makeRoom() error {
 	if len(v.slots) < v.maxLen {
 		old := v.slots
@@ -264,22 +313,44 @@ func (v *Set) makeRoom() error {
 		freeWords(old)
 		return nil
 	}
-	return v.spill()
+	if len(v.older) == 0 && v.maxGens == 1 {
+		if err := v.spill(v.slots); err != nil {
+			return err
+		}
+		v.used = 0
+		return nil
+	}
+	young := generation{v.slots, v.used}
+	if len(v.older) < v.maxGens-1 {
+		v.older = append(v.older, young)
+		v.setSlots(allocWords(v.maxLen))
+		v.used = 0
+		return nil
+	}
+	oldest := v.older[0]
+	if err := v.spill(oldest.slots); err != nil {
+		return err
+	}
+	copy(v.older, v.older[1:])
+	v.older[len(v.older)-1] = young
+	v.setSlots(oldest.slots)
+	v.used = 0
+	return nil
 }
 
-// spill writes the table's fingerprints to disk, sorted, adds them to the filter and
-// empties the table.
-func (v *Set) spill() error {
+// spill writes the fingerprints of the table s to disk, sorted, adds them to the filter
+// and empties s.
+func (v *Set) spill(s []uint64) error {
 	// Compact the fingerprints to the front of the table and sort them there: the table
 	// is emptied afterwards, so no other memory is needed.
 	n := 0
-	for _, x := range v.slots {
+	for _, x := range s {
 		if x != 0 {
-			v.slots[n] = x
+			s[n] = x
 			n++
 		}
 	}
-	batch := v.slots[:n]
+	batch := s[:n]
 	slices.Sort(batch)
 	if err := v.openStore(); err != nil {
 		return err
@@ -295,9 +366,18 @@ func (v *Set) spill() error {
 	if err := v.updateFilter(batch); err != nil {
 		return err
 	}
-	clear(v.slots)
-	v.used = 0
+	clear(s)
 	return nil
+}
+
+// tableWords is the most words the tables may take together.
+func (v *Set) tableWords() int64 { return int64(v.maxLen) * int64(v.maxGens) }
+
+// newFilter returns an empty filter in the budget's share left by the tables, planned
+// for at least keys.
+func (v *Set) newFilter(keys uint64) visitedFilter {
+	bytes := v.memCap - v.tableWords()*8
+	return newVisitedFilter(bytes, max(uint64(bytes)*8/filterTargetBitsPerKey, keys))
 }
 
 // updateFilter adds a batch just written to the filter. The filter has a fixed size (the
@@ -307,9 +387,7 @@ func (v *Set) spill() error {
 // contents, so the disk scans cost O(1) reads per spilled fingerprint overall.
 func (v *Set) updateFilter(batch []uint64) error {
 	if v.filter.words == nil {
-		bytes := v.memCap - int64(v.maxLen)*8
-		plan := max(uint64(bytes)*8/filterTargetBitsPerKey, v.st.Spilled)
-		v.filter = newVisitedFilter(bytes, plan)
+		v.filter = v.newFilter(v.st.Spilled)
 	} else if v.st.Spilled > v.filter.plan {
 		plan := 2 * v.st.Spilled
 		if optimalK(uint64(len(v.filter.words))*64, plan) != v.filter.k {
@@ -409,6 +487,9 @@ func (v *Set) failDir(op, dir string, err error) error {
 func (v *Set) Stats() Stats {
 	st := v.st
 	st.MemBytes = int64(len(v.slots))*8 + v.filter.bytes()
+	for _, g := range v.older {
+		st.MemBytes += int64(len(g.slots)) * 8
+	}
 	return st
 }
 
@@ -440,8 +521,11 @@ func (v *Set) Close() error {
 		}
 	}
 	freeWords(v.slots)
+	for _, g := range v.older {
+		freeWords(g.slots)
+	}
 	freeWords(v.filter.words)
-	v.slots, v.filter = nil, visitedFilter{}
+	v.slots, v.older, v.filter = nil, nil, visitedFilter{}
 	v.used, v.limit = 0, 0
 	v.err = ErrClosed
 	return errors.Join(errs...)
