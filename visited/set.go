@@ -64,11 +64,11 @@ type Set struct {
 	older   []generation // full tables, oldest first, at most maxGens-1
 	maxLen  int          // a table's largest length, in slots
 	maxGens int          // generations of tables, young included
-	zero    bool     // fingerprint 0 was added
-	memCap  int64    // the budget
-	dir     string   // Dir as given, or "" for the system's temporary directory
-	private string   // the private store directory once made, else ""
-	unlock  func()   // releases the private directory's owner lock
+	zero    bool         // fingerprint 0 was added
+	memCap  int64        // the budget
+	dir     string       // Dir as given, or "" for the system's temporary directory
+	private string       // the private store directory once made, else ""
+	unlock  func()       // releases the private directory's owner lock
 	filter  visitedFilter
 	store   *store
 	durable bool // the store is a checkpoint's: Close keeps it
