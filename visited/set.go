@@ -393,7 +393,7 @@ func (v *Set) updateFilter(batch []uint64) error {
 		if optimalK(uint64(len(v.filter.words))*64, plan) != v.filter.k {
 			v.filter.reset(plan)
 			v.rebuilt++
-			if err := v.store.scan(v.filter.add); err != nil {
+			if err := v.store.scanUnordered(v.filter.add); err != nil {
 				return v.fail("scan", err)
 			}
 			return nil

@@ -2,7 +2,6 @@ package visited
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,7 +74,7 @@ type store struct {
 	rebuilds int         // stream stores rebuilt, for tests
 	epoch    uint64      // of a durable store: written as each key's value
 	rtx      *badger.Txn // reads at storeVersion
-	key      [8]byte
+	tables   *tableSet   // the tables, read directly (tables.go)
 }
 
 // guard runs f and turns a panic inside badger (it asserts rather than returning errors
@@ -108,9 +107,13 @@ func openStoreLevels(dir string, durable bool, levels int) (*store, error) {
 		}
 		s.db = db
 		s.rtx = db.NewTransactionAt(storeVersion, false)
-		return nil
+		s.tables = newTableSet(dir)
+		return s.tables.refresh(db)
 	})
 	if err != nil {
+		if s.tables != nil {
+			s.tables.closeAll()
+		}
 		if s.db != nil {
 			_ = guard(s.db.Close)
 		}
@@ -151,18 +154,19 @@ func (s *store) value() []byte {
 
 // has reports whether fp is on disk.
 func (s *store) has(fp uint64) (found bool, err error) {
-	binary.BigEndian.PutUint64(s.key[:], fp)
 	err = guard(func() error {
-		_, err := s.rtx.Get(s.key[:])
-		switch {
-		case err == nil:
-			found = true
-		case errors.Is(err, badger.ErrKeyNotFound):
-			err = nil
-		}
-		return err
+		found = s.tables.has(fp)
+		return nil
 	})
 	return found, err
+}
+
+// scanUnordered calls fn with every fingerprint in the store, in no particular order.
+func (s *store) scanUnordered(fn func(uint64)) error {
+	if s.durable {
+		return s.scan(fn) // a resumed durable store may hold deletions
+	}
+	return guard(func() error { return s.tables.scanUnordered(fn) })
 }
 
 // write stores the fingerprints in sorted (distinct, none already on disk) and returns
@@ -254,6 +258,7 @@ func (s *store) sync() error { return guard(s.db.Sync) }
 
 func (s *store) close() error {
 	return guard(func() error {
+		s.tables.closeAll()
 		s.rtx.Discard()
 		return s.db.Close()
 	})

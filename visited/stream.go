@@ -60,7 +60,11 @@ func (s *store) streamWrite(sorted []uint64) error {
 		if !s.durable {
 			return s.rebuild(sorted)
 		}
+		s.tables.closeAll()
 		if err := s.db.Flatten(2); err != nil {
+			return err
+		}
+		if err := s.tables.refresh(s.db); err != nil {
 			return err
 		}
 		s.rebuilds++
@@ -87,7 +91,10 @@ func (s *store) streamAt(val []byte, next func() (fp uint64, del, ok bool)) erro
 		sw.Cancel()
 		return err
 	}
-	return sw.Flush()
+	if err := sw.Flush(); err != nil {
+		return err
+	}
+	return s.tables.refresh(s.db)
 }
 
 // levelsFull reports whether level 0 or 1 holds a table: an incremental stream write
@@ -206,6 +213,7 @@ func (s *store) rebuild(sorted []uint64) (err error) {
 		}
 		return 0, false, false
 	}
+	s.tables.closeAll()
 	sw := s.db.NewStreamWriter()
 	if err := sw.Prepare(); err != nil {
 		sw.Cancel()
@@ -225,5 +233,5 @@ func (s *store) rebuild(sorted []uint64) (err error) {
 	s.rebuilds++
 	s.rtx.Discard()
 	s.rtx = s.db.NewTransactionAt(storeVersion, false)
-	return nil
+	return s.tables.refresh(s.db)
 }
