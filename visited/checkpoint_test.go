@@ -19,6 +19,7 @@ func TestVisitedCheckpointResume(t *testing.T) {
 		n    int
 	}{
 		{"memory", 64 << 20, 20_000},
+		{"two-tables", 256 << 10, 60_000}, // an old table and a young one at the first checkpoint, nothing spilled
 		{"spilling", MinMemBytes, 20_000},
 		{"spilling-more", 16 << 10, 60_000},
 	} {
@@ -54,6 +55,9 @@ func TestVisitedCheckpointResume(t *testing.T) {
 			}
 			c1, c2 := tc.n/3, tc.n*2/3
 			add(v, 0, c1, true)
+			if tc.name == "two-tables" && !raceEnabled && (len(v.older) != 1 || v.Stats().Spilled != 0) {
+				t.Fatalf("at the first checkpoint: %d old tables, %d spilled; want 1 and 0", len(v.older), v.Stats().Spilled)
+			}
 			if err := v.Checkpoint([]byte("first")); err != nil {
 				t.Fatal(err)
 			}
