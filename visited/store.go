@@ -169,6 +169,15 @@ func (s *store) scanUnordered(fn func(uint64)) error {
 	return guard(func() error { return s.tables.scanUnordered(fn) })
 }
 
+// scanSorted is scan for a store that is not durable (without deletions), reading the
+// tables directly.
+func (s *store) scanSorted(fn func(uint64)) error {
+	if s.durable {
+		return s.scan(fn)
+	}
+	return guard(func() error { return s.tables.scanSorted(fn) })
+}
+
 // write stores the fingerprints in sorted (distinct, none already on disk) and returns
 // when they are readable (and, once written, durable: stream-written tables are synced).
 func (s *store) write(sorted []uint64) error {

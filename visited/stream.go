@@ -171,7 +171,7 @@ func (s *store) rebuild(sorted []uint64) (err error) {
 	w := bufio.NewWriterSize(f, 1<<16)
 	var b [8]byte
 	var werr error
-	if err := s.scan(func(fp uint64) {
+	if err := s.scanSorted(func(fp uint64) {
 		binary.LittleEndian.PutUint64(b[:], fp)
 		if _, err := w.Write(b[:]); err != nil && werr == nil {
 			werr = err

@@ -206,3 +206,134 @@ func (ts *tableSet) scanUnordered(fn func(uint64)) error {
 	}
 	return nil
 }
+
+// scanSorted calls fn with every key of every table in increasing order: a merge of the
+// levels, each of which is its tables in key order. Like scanUnordered, it is right only
+// for a store without deletions, where no key is in two levels. It reads the tables with
+// iterators of its own, without badger's merging iterator, which cost about ten times as
+// much per key (it builds an item for each).
+func (ts *tableSet) scanSorted(fn func(uint64)) error {
+	var h cursorHeap
+	defer func() {
+		for _, c := range h {
+			c.close()
+		}
+	}()
+	for l, lvl := range ts.levels {
+		if len(lvl) == 0 {
+			continue
+		}
+		if l == 0 && len(lvl) > 1 {
+			return fmt.Errorf("level 0 holds %d tables, whose key ranges may overlap", len(lvl))
+		}
+		c := &levelCursor{tables: lvl}
+		ok, err := c.start()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h = append(h, c)
+		}
+	}
+	h.init()
+	for len(h) > 0 {
+		c := h[0]
+		fn(c.key)
+		ok, err := c.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h.fix0()
+		} else {
+			c.close()
+			h.pop0()
+		}
+	}
+	return nil
+}
+
+// levelCursor walks one level's keys in order, table after table.
+type levelCursor struct {
+	tables []*openTable
+	i      int // the table it is in
+	it     *table.Iterator
+	key    uint64
+}
+
+// start opens the iterator of tables[i] and reads its first key; it moves on to later
+// tables while one is empty.
+func (c *levelCursor) start() (bool, error) {
+	for ; c.i < len(c.tables); c.i++ {
+		c.it = c.tables[c.i].t.NewIterator(table.NOCACHE)
+		c.it.Rewind()
+		if c.it.Valid() {
+			return c.read()
+		}
+		c.close()
+	}
+	return false, nil
+}
+
+func (c *levelCursor) next() (bool, error) {
+	c.it.Next()
+	if c.it.Valid() {
+		return c.read()
+	}
+	c.close()
+	c.i++
+	return c.start()
+}
+
+func (c *levelCursor) read() (bool, error) {
+	k := y.ParseKey(c.it.Key())
+	if len(k) != 8 {
+		return false, fmt.Errorf("unexpected key %x in table %d", k, c.tables[c.i].t.ID())
+	}
+	c.key = binary.BigEndian.Uint64(k)
+	return true, nil
+}
+
+func (c *levelCursor) close() {
+	if c.it != nil {
+		_ = c.it.Close()
+		c.it = nil
+	}
+}
+
+// cursorHeap is a min-heap of cursors by their current key.
+type cursorHeap []*levelCursor
+
+func (h cursorHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h cursorHeap) fix0() { h.down(0) }
+
+func (h *cursorHeap) pop0() {
+	old := *h
+	n := len(old) - 1
+	old[0] = old[n]
+	*h = old[:n]
+	h.down(0)
+}
+
+func (h cursorHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r].key < h[l].key {
+			m = r
+		}
+		if h[i].key <= h[m].key {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
