@@ -48,7 +48,7 @@ type Options struct {
 // generation is in use, the oldest is sorted and written to disk as one batch of keys (a
 // badger database, store), emptied and made the young table. So the memory always holds
 // the most recently added fingerprints, which a depth-first search revisits most (see
-// tableGenerations); from then on a fingerprint not in the table is looked up in a Bloom filter
+// tableGenerations); from then on a fingerprint not in the tables is looked up in a Bloom filter
 // over the disk's contents (the remaining third of the budget), and read from disk only
 // when the filter says it may be there. So memory stays at the budget however many
 // fingerprints spill, and a new fingerprint touches the disk only on a filter false
@@ -108,7 +108,8 @@ func (g *generation) has(fp uint64) bool {
 // reaches its largest size. A depth-first search revisits mostly states it added
 // recently: on gossip with 4 agents spilling at 1 MiB (docs/visited-states.md), of the
 // revisits that one table, emptied at every spill, sent to disk, 38 % were of states
-// added less than half a table's worth of Adds before. With two halves, the half
+// added less than half a table's worth of new states before, and 56 % less than a
+// table's worth. With two halves, the half
 // spilled is always the older one, so the last half table's worth of fingerprints is
 // always in memory. More generations keep more of the recent past but cost a probe each
 // for every new fingerprint, and make spills smaller and more frequent.

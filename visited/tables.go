@@ -33,6 +33,7 @@ import (
 // store.dropAfter) means absent.
 type tableSet struct {
 	dir    string
+	opts   table.Options
 	byID   map[uint64]*openTable
 	levels [][]*openTable // by badger level, newest (0) first; tables sorted by key
 	key    [16]byte       // the key looked up, with its version suffix
@@ -45,18 +46,19 @@ type openTable struct {
 }
 
 func newTableSet(dir string) *tableSet {
-	return &tableSet{dir: dir, byID: map[uint64]*openTable{}}
+	return &tableSet{dir: dir, opts: tableOptions(dir), byID: map[uint64]*openTable{}}
 }
 
 // tableOptions are the read options of a table written with storeOptions. Checksums are
 // not verified here: badger verified each table when it opened or wrote it.
-func tableOptions() table.Options {
+func tableOptions(dir string) table.Options {
+	opt := storeOptions(dir)
 	return table.Options{
 		ReadOnly:           true,
 		ChkMode:            options.NoVerification,
-		BlockSize:          4 << 10,
-		BloomFalsePositive: 0.01,
-		Compression:        options.None,
+		BlockSize:          opt.BlockSize,
+		BloomFalsePositive: opt.BloomFalsePositive,
+		Compression:        opt.Compression,
 	}
 }
 
@@ -71,7 +73,7 @@ func (ts *tableSet) refresh(db *badger.DB) error {
 		ot := ts.byID[ti.ID]
 		if ot == nil {
 			var err error
-			if ot, err = openTableFile(table.NewFilename(ti.ID, ts.dir)); err != nil {
+			if ot, err = openTableFile(table.NewFilename(ti.ID, ts.dir), ts.opts); err != nil {
 				return err
 			}
 			ts.byID[ti.ID] = ot
@@ -108,12 +110,12 @@ func cmpUint64(a, b uint64) int {
 	return 0
 }
 
-func openTableFile(path string) (*openTable, error) {
+func openTableFile(path string, opts table.Options) (*openTable, error) {
 	mf, err := z.OpenMmapFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
-	t, err := table.OpenTable(mf, tableOptions())
+	t, err := table.OpenTable(mf, opts)
 	if err != nil {
 		mf.Close(-1)
 		return nil, fmt.Errorf("opening table %s: %w", path, err)
