@@ -85,23 +85,25 @@ func (s *source) Stateful() Revisiter { return StatefulDPOR(s.dep) }
 // steps explored from every visited state so that it can be combined soundly with state
 // caching (Yang et al. 2008; see the comment at the top of stateful.go).
 func StatefulDPOR(dep Dependence) Revisiter {
-	return &stateful{source: source{dep: dep}, g: NewGraph()}
+	return &stateful{source: source{dep: dep}, g: NewGraph(), memo: summaryOnly(dep)}
 }
 
 type stateful struct {
 	source
 	g       *Graph
-	fps     []uint64        // fps[d]: the fingerprint of the state at depth d of the path
-	revisit []bool          // revisit[d]: the state at depth d was visited before
-	sts     []*VisitedState // sts[d]: its part of the graph
-	pendAt  []int32         // pendAt[d]: the length of the graph's pending stack when depth d was reached
+	sts     []int32 // sts[d]: the state at depth d of the path, in the graph
+	revisit []bool  // revisit[d]: the state at depth d was visited before
+	pendAt  []int32 // pendAt[d]: the length of the graph's pending stack when depth d was reached
+	edgeAt  []int32 // edgeAt[d]: the number of the graph's edges then
+	pathCls []int32 // pathCls[d]: the class of the step taken at depth d
+	memo    bool    // the relation decides from classes alone (summaryOnly)
 
 	gen     uint32
 	reach   Bits    // the steps reachable from the revisited state
 	classes []int32 // their classes
 	cbits   Bits
 	racing  Bits // the classes in a race with the step being looked at
-	queue   []uint64
+	queue   []int32
 	pairs   []racePair
 	lastDep []int32 // by class: the last step of the path it depends on (findRaces)
 	later   Set
@@ -147,25 +149,21 @@ func (s *stateful) backtracks(nodes []Node) int64 {
 func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys()} }
 func (s *stateful) CacheKey(Path) uint64 { return 0 }
 
-// Graph returns the strategy's graph of visited states, for checkpoints.
-func (s *stateful) Graph() *Graph { return s.g }
-
 func (s *stateful) Arrive(p Path) {
 	nodes := p.Nodes()
 	n := len(nodes) - 1
 	// The states the path held at depth n and above have been left for good.
-	for d := len(s.fps) - 1; d >= n; d-- {
+	for d := len(s.sts) - 1; d >= n; d-- {
 		if !s.revisit[d] {
-			s.g.leave(s.fps[:d+1], s.sts[d], int(s.pendAt[d]))
+			s.g.leave(s.sts[:d+1], int(s.pendAt[d]), int(s.edgeAt[d]))
 		}
 	}
-	fp := p.(StatePath).Fingerprint()
-	s.fps = append(s.fps[:n], fp)
+	k := s.g.state(p.(StatePath).Fingerprint())
 	s.revisit = append(s.revisit[:n], false)
 	s.pendAt = append(s.pendAt[:n], int32(len(s.g.pending)))
-	st := s.g.state(fp)
-	s.sts = append(s.sts[:n], st)
-	if !s.onPath(st.depth, fp, n) {
+	s.sts = append(s.sts[:n], k)
+	st := &s.g.states[k]
+	if !s.onPath(st.depth, k, n) {
 		st.depth = int32(n)
 	}
 	s.g.discover(st)
@@ -176,11 +174,12 @@ func (s *stateful) Arrive(p Path) {
 		if s.counts != nil {
 			s.counts.Races += s.backtracks(nodes) - b
 		}
-		// The state below is on the path: append to it directly rather than look it up
-		// again (AddEdge's two lookups were a tenth of a large search).
-		from := s.sts[n-1]
-		from.Edges = append(from.Edges, Edge{Step: s.g.intern(nodes[n-1].Step()), To: fp})
+		t := s.g.intern(nodes[n-1].Step())
+		s.pathCls = append(s.pathCls[:n-1], s.g.class[t])
+		s.g.addEdge(s.sts[n-1], t, k)
 	}
+	// After the edge into this state: that one is its parent's.
+	s.edgeAt = append(s.edgeAt[:n], int32(len(s.g.edges)))
 	if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
 		top.Backtrack.Add(0)
 		if s.counts != nil {
@@ -189,16 +188,16 @@ func (s *stateful) Arrive(p Path) {
 	}
 }
 
-// onPath reports whether depth d below n holds the state fp on the current path.
-func (s *stateful) onPath(d int32, fp uint64, n int) bool {
-	return d >= 0 && int(d) < n && s.fps[d] == fp
+// onPath reports whether depth d below n holds the state k on the current path.
+func (s *stateful) onPath(d int32, k int32, n int) bool {
+	return d >= 0 && int(d) < n && s.sts[d] == k
 }
 
 func (s *stateful) Revisit(p Path) {
 	nodes := p.Nodes()
 	n := len(nodes) - 1
 	s.revisit[n] = true
-	low := s.reachable(s.fps[n], n)
+	low := s.reachable(s.sts[n], n)
 	c := s.counts
 	if c != nil {
 		c.Revisits++
@@ -285,13 +284,21 @@ func (s *stateful) findRaces(nodes []Node, n int) {
 	if len(s.lastDep) < len(s.g.classInfo) {
 		s.lastDep = make([]int32, len(s.g.classInfo))
 	}
+	var rows []Bits
+	if s.memo {
+		rows = s.g.depRows(s.dep)
+	}
 	for _, c := range s.classes {
 		ti := &s.g.classInfo[c]
 		s.lastDep[c] = -1
 		s.later.Clear() // the steps that happen before a later dependent step
 		for k := n - 1; k >= 0; k-- {
 			sk := nodes[k].Step()
-			if !s.dep.Dependent(sk, ti) {
+			if s.memo {
+				if !rows[s.pathCls[k]].Has(int(c)) {
+					continue
+				}
+			} else if !s.dep.Dependent(sk, ti) {
 				continue
 			}
 			if s.lastDep[c] < 0 {
@@ -317,39 +324,47 @@ func (s *stateful) firstNotAfter(nodes []Node, i, n int) int {
 	return -1
 }
 
-// reachable gathers in s.reach the steps of the graph reachable from the state fp, and
+// reachable gathers in s.reach the steps of the graph reachable from the state k, and
 // in s.classes their classes; it returns the shallowest depth of the path (below n) that
-// holds a state reachable from fp, or n when none does. States whose reachable steps are
+// holds a state reachable from k, or n when none does. States whose reachable steps are
 // summarized already (every state they reach has been left) are not walked again.
-func (s *stateful) reachable(fp uint64, n int) int {
+func (s *stateful) reachable(k int32, n int) int {
+	g := s.g
 	s.gen++
 	if s.gen == 0 { // wrapped: reset the marks
-		for _, st := range s.g.Out {
-			st.mark = 0
+		for i := range g.states {
+			g.states[i].mark = 0
 		}
 		s.gen = 1
 	}
 	s.reach.Clear()
+	if st := &g.states[k]; st.sum >= 0 {
+		// The common case: the revisited state's summary is known, and so its classes.
+		s.reach = append(s.reach, g.sum(st.sum)...)
+		s.classes = s.classes[:0]
+		g.sumClasses(st.sum).Each(func(c int) { s.classes = append(s.classes, int32(c)) })
+		return n
+	}
 	low := n
-	s.queue = append(s.queue[:0], fp)
+	s.queue = append(s.queue[:0], k)
 	for len(s.queue) > 0 {
 		u := s.queue[len(s.queue)-1]
 		s.queue = s.queue[:len(s.queue)-1]
-		st := s.g.Out[u]
-		if st == nil || st.mark == s.gen {
+		st := &g.states[u]
+		if st.mark == s.gen {
 			continue
 		}
 		st.mark = s.gen
-		if st.Sum >= 0 {
-			s.reach.Or(s.g.Sums[st.Sum])
+		if st.sum >= 0 {
+			s.reach.Or(g.sum(st.sum))
 			continue
 		}
 		if s.onPath(st.depth, u, n) && int(st.depth) < low {
 			low = int(st.depth)
 		}
-		for _, e := range st.Edges {
-			s.reach.Set(int(e.Step))
-			s.queue = append(s.queue, e.To)
+		for e := st.first; e >= 0; e = g.edges[e].next {
+			s.reach.Set(int(g.edges[e].step))
+			s.queue = append(s.queue, g.edges[e].to)
 		}
 	}
 	s.cbits.Clear()
