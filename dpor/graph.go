@@ -57,9 +57,10 @@ type visitedState struct {
 type Graph struct {
 	Steps []StepSummary
 
-	ids    map[uint64]int32 // states by fingerprint
-	states []visitedState
-	edges  []edge
+	ids     fpTable          // states by fingerprint
+	states  [][]visitedState // in chunks of stateChunk, never moved: st(k) is state k
+	nstates int32
+	edges   []edge
 
 	// The summaries: sum k is the bit set of steps sumData[sumOff[k]:sumOff[k+1]], and
 	// its classes clsData[clsOff[k]:clsOff[k+1]]; sumIndex and sumNext chain them by hash.
@@ -71,8 +72,9 @@ type Graph struct {
 	class     []int32    // Steps[k]'s class: the step without its content
 	classInfo []StepInfo // each class as the dependence relations take it
 	classes   map[string]int32
-	index     map[uint64][]int32 // steps by content
-	depRow    []Bits             // by class: the classes dependent on it (classDependent)
+	byContent fpTable // the first step of each content; stepNext chains the others
+	stepNext  []int32
+	depRow    []Bits // by class: the classes dependent on it (classDependent)
 
 	next              int32   // the next discovery order
 	pending           []int32 // left states waiting for their component's summary
@@ -81,20 +83,27 @@ type Graph struct {
 
 // NewGraph returns an empty graph.
 func NewGraph() *Graph {
-	return &Graph{ids: map[uint64]int32{}, index: map[uint64][]int32{}, classes: map[string]int32{},
+	return &Graph{classes: map[string]int32{},
 		sumIndex: map[uint64]int32{}, sumOff: []int32{0}, clsOff: []int32{0}}
 }
 
 // AddStep interns a step summary and returns its index.
 func (g *Graph) AddStep(sum StepSummary) int32 {
-	for _, k := range g.index[sum.Content] {
+	last := int32(-1)
+	for k := g.byContent.get(sum.Content); k >= 0; k = g.stepNext[k] {
 		if g.Steps[k].equal(&sum) {
 			return k
 		}
+		last = k
 	}
 	k := int32(len(g.Steps))
 	g.Steps = append(g.Steps, sum)
-	g.index[sum.Content] = append(g.index[sum.Content], k)
+	g.stepNext = append(g.stepNext, -1)
+	if last >= 0 {
+		g.stepNext[last] = k
+	} else {
+		g.byContent.put(sum.Content, k)
+	}
 	ck := sum.classKey()
 	c, ok := g.classes[ck]
 	if !ok {
@@ -109,24 +118,39 @@ func (g *Graph) AddStep(sum StepSummary) int32 {
 	return k
 }
 
+// firstWith returns the first step whose event has the given content, or −1; stepNext
+// leads to the others.
+func (g *Graph) firstWith(content uint64) int32 { return g.byContent.get(content) }
+
 // addEdge records that step (an index AddStep returned) was explored from the state
 // from and led to the state to (indices state returned).
 func (g *Graph) addEdge(from, step, to int32) {
-	st := &g.states[from]
+	st := g.st(from)
 	g.edges = append(g.edges, edge{step: step, to: to, next: st.first})
 	st.first = int32(len(g.edges) - 1)
 }
 
 // state returns the index of the state fp, adding it if it is new.
 func (g *Graph) state(fp uint64) int32 {
-	if k, ok := g.ids[fp]; ok {
+	if k := g.ids.get(fp); k >= 0 {
 		return k
 	}
-	k := int32(len(g.states))
-	g.states = append(g.states, visitedState{first: -1, sum: -1, depth: -1, idx: -1})
-	g.ids[fp] = k
+	k := g.nstates
+	if k&(stateChunk-1) == 0 {
+		g.states = append(g.states, make([]visitedState, stateChunk))
+	}
+	*g.st(k) = visitedState{first: -1, sum: -1, depth: -1, idx: -1}
+	g.nstates++
+	g.ids.put(fp, k)
 	return k
 }
+
+// stateChunk is the number of states in one chunk of Graph.states: growing the graph
+// adds a chunk rather than copying every state into a larger array.
+const stateChunk = 1 << 12
+
+// st returns state k.
+func (g *Graph) st(k int32) *visitedState { return &g.states[k/stateChunk][k%stateChunk] }
 
 // discover gives st its discovery order the first time the search reaches it.
 func (g *Graph) discover(st *visitedState) {
@@ -153,14 +177,14 @@ func (g *Graph) sumClasses(k int32) Bits { return g.clsData[g.clsOff[k]:g.clsOff
 // reaches one, would keep no summary and every revisit would walk it again.
 func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 	k := path[len(path)-1]
-	st := &g.states[k]
+	st := g.st(k)
 	if st.sum >= 0 {
 		return
 	}
 	low := st.idx
 	for e := st.first; e >= 0; e = g.edges[e].next {
 		to := g.edges[e].to
-		w := &g.states[to]
+		w := g.st(to)
 		switch {
 		case w.sum >= 0:
 		case w.depth >= 0 && int(w.depth) < len(path) && path[w.depth] == to: // still on the path
@@ -177,9 +201,9 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 	members := append(g.pending[pendAt:], k)
 	acc := g.scratch[:0]
 	for _, m := range members {
-		for e := g.states[m].first; e >= 0; e = g.edges[e].next {
+		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
 			acc.Set(int(g.edges[e].step))
-			if w := &g.states[g.edges[e].to]; w.sum >= 0 {
+			if w := g.st(g.edges[e].to); w.sum >= 0 {
 				acc.Or(g.sum(w.sum))
 			}
 		}
@@ -190,8 +214,8 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 		sum = g.internSum(acc)
 	}
 	for _, m := range members {
-		g.states[m].sum = sum
-		g.states[m].first = -1
+		g.st(m).sum = sum
+		g.st(m).first = -1
 	}
 	g.pending = g.pending[:pendAt]
 	g.edges = g.edges[:edgeAt]
@@ -202,8 +226,8 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 // found there without hashing.
 func (g *Graph) sameSum(members []int32, b Bits) int32 {
 	for _, m := range members {
-		for e := g.states[m].first; e >= 0; e = g.edges[e].next {
-			if w := g.states[g.edges[e].to].sum; w >= 0 && slices.Equal(g.sum(w), b) {
+		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
+			if w := g.st(g.edges[e].to).sum; w >= 0 && slices.Equal(g.sum(w), b) {
 				return w
 			}
 		}

@@ -130,3 +130,29 @@ func (s *Set) Intersects(t *Set) bool {
 	}
 	return false
 }
+
+// AndNot takes every element of t out of s.
+func (s *Set) AndNot(t *Set) {
+	s.w &^= t.w
+	for k := 0; k < len(s.more) && k < len(t.more); k++ {
+		s.more[k] &^= t.more[k]
+	}
+}
+
+// CopyFrom makes s equal to t, keeping s's memory.
+func (s *Set) CopyFrom(t *Set) {
+	s.w = t.w
+	s.more = append(s.more[:0], t.more...)
+}
+
+// Each calls f with every element, in increasing order.
+func (s *Set) Each(f func(int)) {
+	for w := s.w; w != 0; w &= w - 1 {
+		f(bits.TrailingZeros64(w))
+	}
+	for k, w := range s.more {
+		for ; w != 0; w &= w - 1 {
+			f((k+1)*64 + bits.TrailingZeros64(w))
+		}
+	}
+}

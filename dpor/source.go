@@ -22,6 +22,17 @@ func DPOR(dep Dependence) Strategy { return &source{dep: dep, name: "dpor-source
 type source struct {
 	dep  Dependence
 	name string // empty: "dpor" (the stateful variant's)
+	// pathDep, when set, stands for dep between steps i and j of the path (i < j): the
+	// stateful variant answers from its table of classes (classdep.go).
+	pathDep func(i, j int) bool
+}
+
+// dependent reports whether steps i < j of the path are dependent.
+func (s *source) dependent(nodes []Node, i, j int) bool {
+	if s.pathDep != nil {
+		return s.pathDep(i, j)
+	}
+	return s.dep.Dependent(nodes[i].Step(), nodes[j].Step())
 }
 
 func (s *source) Name() string {
@@ -64,9 +75,9 @@ func (s *source) before(nodes []Node, d int) {
 		if st.Before.Has(j) {
 			continue
 		}
-		if sj := nodes[j].Step(); s.dep.Dependent(sj, st) {
+		if s.dependent(nodes, j, d) {
 			st.Before.Add(j)
-			st.Before.Union(&sj.Before)
+			st.Before.Union(&nodes[j].Step().Before)
 		}
 	}
 }
@@ -77,9 +88,9 @@ func (s *source) before(nodes []Node, d int) {
 // notdep(e)·d — the steps after e that do not happen after it, then d — is explored.
 func (s *source) races(nodes []Node, d int) {
 	pd := nodes[d].Step()
+	var buf [2][32]int // initials' scratch, on the stack for paths of up to 32 steps
 	for e := d - 1; e >= 0; e-- {
-		se := nodes[e].Step()
-		if !pd.Before.Has(e) || !s.dep.Dependent(se, pd) || PrecedesSendIn(nodes, e, &pd.Event) {
+		if !pd.Before.Has(e) || !s.dependent(nodes, e, d) || PrecedesSendIn(nodes, e, &pd.Event) {
 			continue
 		}
 		if s.covered(nodes, e, d) {
@@ -87,7 +98,7 @@ func (s *source) races(nodes []Node, d int) {
 		}
 		pre := &nodes[e]
 		chosen := -1
-		for _, x := range s.initials(nodes, e, d) {
+		for _, x := range initials(nodes, e, d, buf[0][:0], buf[1][:0]) {
 			k := pre.Find(nodes[x].Step().Event.ID)
 			if k < 0 {
 				continue
@@ -118,9 +129,9 @@ func (s *source) covered(nodes []Node, e, d int) bool {
 	return false
 }
 
-// initials lists the steps of v = notdep(e)·d that no earlier step of v happens before.
-func (s *source) initials(nodes []Node, e, d int) []int {
-	var v, out []int
+// initials lists the steps of v = notdep(e)·d that no earlier step of v happens before,
+// appending to out and using v as scratch.
+func initials(nodes []Node, e, d int, v, out []int) []int {
 	for k := e + 1; k <= d; k++ {
 		if k < d && nodes[k].Step().Before.Has(e) {
 			continue

@@ -85,7 +85,11 @@ func (s *source) Stateful() Revisiter { return StatefulDPOR(s.dep) }
 // steps explored from every visited state so that it can be combined soundly with state
 // caching (Yang et al. 2008; see the comment at the top of stateful.go).
 func StatefulDPOR(dep Dependence) Revisiter {
-	return &stateful{source: source{dep: dep}, g: NewGraph(), memo: summaryOnly(dep)}
+	s := &stateful{source: source{dep: dep}, g: NewGraph(), memo: summaryOnly(dep)}
+	if s.memo {
+		s.pathDep = func(i, j int) bool { return s.g.depRows(s.dep)[s.pathCls[i]].Has(int(s.pathCls[j])) }
+	}
+	return s
 }
 
 type stateful struct {
@@ -97,6 +101,7 @@ type stateful struct {
 	edgeAt  []int32 // edgeAt[d]: the number of the graph's edges then
 	pathCls []int32 // pathCls[d]: the class of the step taken at depth d
 	memo    bool    // the relation decides from classes alone (summaryOnly)
+	levels  raceLevels
 
 	gen     uint32
 	reach   Bits    // the steps reachable from the revisited state
@@ -106,8 +111,7 @@ type stateful struct {
 	queue   []int32
 	pairs   []racePair
 	lastDep []int32 // by class: the last step of the path it depends on (findRaces)
-	later   Set
-	fg      Set // a revisit's choice for one step by Flanagan and Godefroid's rule
+	fg      Set     // a revisit's choice for one step by Flanagan and Godefroid's rule
 
 	counts *StatefulCounts // nil unless counting
 }
@@ -162,20 +166,22 @@ func (s *stateful) Arrive(p Path) {
 	s.revisit = append(s.revisit[:n], false)
 	s.pendAt = append(s.pendAt[:n], int32(len(s.g.pending)))
 	s.sts = append(s.sts[:n], k)
-	st := &s.g.states[k]
+	st := s.g.st(k)
 	if !s.onPath(st.depth, k, n) {
 		st.depth = int32(n)
 	}
 	s.g.discover(st)
 	if n > 0 {
+		// The step's class first: before and races look dependence up by class.
+		t := s.g.intern(nodes[n-1].Step())
+		s.pathCls = append(s.pathCls[:n-1], s.g.class[t])
+		s.levels.invalidate(n - 1)
 		s.before(nodes, n-1)
 		b := s.backtracks(nodes)
 		s.races(nodes, n-1)
 		if s.counts != nil {
 			s.counts.Races += s.backtracks(nodes) - b
 		}
-		t := s.g.intern(nodes[n-1].Step())
-		s.pathCls = append(s.pathCls[:n-1], s.g.class[t])
 		s.g.addEdge(s.sts[n-1], t, k)
 	}
 	// After the edge into this state: that one is its parent's.
@@ -284,31 +290,10 @@ func (s *stateful) findRaces(nodes []Node, n int) {
 	if len(s.lastDep) < len(s.g.classInfo) {
 		s.lastDep = make([]int32, len(s.g.classInfo))
 	}
-	var rows []Bits
-	if s.memo {
-		rows = s.g.depRows(s.dep)
-	}
+	cand, last := s.level(nodes, n)
 	for _, c := range s.classes {
-		ti := &s.g.classInfo[c]
-		s.lastDep[c] = -1
-		s.later.Clear() // the steps that happen before a later dependent step
-		for k := n - 1; k >= 0; k-- {
-			sk := nodes[k].Step()
-			if s.memo {
-				if !rows[s.pathCls[k]].Has(int(c)) {
-					continue
-				}
-			} else if !s.dep.Dependent(sk, ti) {
-				continue
-			}
-			if s.lastDep[c] < 0 {
-				s.lastDep[c] = int32(k)
-			}
-			if !s.later.Has(k) {
-				s.pairs = append(s.pairs, racePair{int32(k), c})
-			}
-			s.later.Union(&sk.Before)
-		}
+		s.lastDep[c] = last[c]
+		cand[c].Each(func(k int) { s.pairs = append(s.pairs, racePair{int32(k), c}) })
 	}
 	slices.SortFunc(s.pairs, func(a, b racePair) int { return cmp.Compare(a.i, b.i) })
 }
@@ -332,13 +317,15 @@ func (s *stateful) reachable(k int32, n int) int {
 	g := s.g
 	s.gen++
 	if s.gen == 0 { // wrapped: reset the marks
-		for i := range g.states {
-			g.states[i].mark = 0
+		for _, c := range g.states {
+			for i := range c {
+				c[i].mark = 0
+			}
 		}
 		s.gen = 1
 	}
 	s.reach.Clear()
-	if st := &g.states[k]; st.sum >= 0 {
+	if st := g.st(k); st.sum >= 0 {
 		// The common case: the revisited state's summary is known, and so its classes.
 		s.reach = append(s.reach, g.sum(st.sum)...)
 		s.classes = s.classes[:0]
@@ -350,7 +337,7 @@ func (s *stateful) reachable(k int32, n int) int {
 	for len(s.queue) > 0 {
 		u := s.queue[len(s.queue)-1]
 		s.queue = s.queue[:len(s.queue)-1]
-		st := &g.states[u]
+		st := g.st(u)
 		if st.mark == s.gen {
 			continue
 		}
@@ -405,7 +392,7 @@ func (s *stateful) racersEnabled(pre *Node, out *Set) bool {
 // path after i does: some reachable step with that content depends on none of those
 // steps, and on step i only if it is itself in a race with it.
 func (s *stateful) couldLead(i int, content uint64) bool {
-	for _, t := range s.g.index[content] {
+	for t := s.g.firstWith(content); t >= 0; t = s.g.stepNext[t] {
 		if s.reach.Has(int(t)) && int(s.lastDep[s.g.class[t]]) <= i {
 			return true
 		}
