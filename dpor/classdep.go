@@ -23,6 +23,9 @@ func summaryOnly(dep Dependence) bool {
 // depRows returns, by class, the classes dependent on it under dep, adding the rows of
 // the classes added since the last call. dep must be the same relation every call.
 func (g *Graph) depRows(dep Dependence) []Bits {
+	if len(g.depRow) == len(g.classInfo) {
+		return g.depRow
+	}
 	for c := len(g.depRow); c < len(g.classInfo); c++ {
 		g.depRow = append(g.depRow, nil)
 		for b := 0; b <= c; b++ {

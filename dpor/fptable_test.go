@@ -30,7 +30,12 @@ func TestFPTableMatchesMap(t *testing.T) {
 					t.Fatalf("get(%#x) before put = %d, want -1", fp, got)
 				}
 				want[fp] = int32(len(want))
-				tab.put(fp, want[fp])
+				if got := tab.getOrPut(fp, want[fp]); got != want[fp] {
+					t.Fatalf("getOrPut(%#x, %d) of a new fingerprint = %d", fp, want[fp], got)
+				}
+				if got := tab.getOrPut(fp, -5); got != want[fp] {
+					t.Fatalf("getOrPut(%#x) of a stored fingerprint = %d, want %d", fp, got, want[fp])
+				}
 			}
 			for fp, k := range want {
 				if got := tab.get(fp); got != k {

@@ -3,6 +3,7 @@ package dpor
 import (
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/ravelmc/ravel/model"
 )
@@ -102,7 +103,7 @@ func (g *Graph) AddStep(sum StepSummary) int32 {
 	if last >= 0 {
 		g.stepNext[last] = k
 	} else {
-		g.byContent.put(sum.Content, k)
+		g.byContent.getOrPut(sum.Content, k)
 	}
 	ck := sum.classKey()
 	c, ok := g.classes[ck]
@@ -130,19 +131,29 @@ func (g *Graph) addEdge(from, step, to int32) {
 	st.first = int32(len(g.edges) - 1)
 }
 
-// state returns the index of the state fp, adding it if it is new.
-func (g *Graph) state(fp uint64) int32 {
-	if k := g.ids.get(fp); k >= 0 {
-		return k
-	}
+// state returns the index of the state fp, adding it if it is new, and whether it was
+// there already.
+func (g *Graph) state(fp uint64) (int32, bool) {
 	k := g.nstates
+	if got := g.ids.getOrPut(fp, k); got != k {
+		return got, true
+	}
 	if k&(stateChunk-1) == 0 {
 		g.states = append(g.states, make([]visitedState, stateChunk))
 	}
 	*g.st(k) = visitedState{first: -1, sum: -1, depth: -1, idx: -1}
 	g.nstates++
-	g.ids.put(fp, k)
-	return k
+	return k, false
+}
+
+// bytes estimates the memory the graph holds.
+func (g *Graph) bytes() int64 {
+	n := int64(len(g.states))*stateChunk*int64(unsafe.Sizeof(visitedState{})) +
+		int64(len(g.ids.slots)+len(g.byContent.slots))*int64(unsafe.Sizeof(fpSlot{})) +
+		int64(cap(g.edges))*int64(unsafe.Sizeof(edge{})) +
+		8*int64(cap(g.sumData)+cap(g.clsData)) + 4*int64(cap(g.sumOff)+cap(g.clsOff)+cap(g.sumNext)) +
+		int64(len(g.Steps))*int64(unsafe.Sizeof(StepSummary{}))
+	return n
 }
 
 // stateChunk is the number of states in one chunk of Graph.states: growing the graph

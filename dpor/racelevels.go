@@ -62,7 +62,7 @@ func (s *stateful) level(nodes []Node, n int) ([]Set, []int32) {
 			curLast[c] = prevLast[c]
 			var dep bool
 			if s.memo {
-				dep = rows[s.pathCls[L]].Has(c)
+				dep = rows[s.cls.path[L]].Has(c)
 			} else {
 				dep = s.dep.Dependent(sk, &s.g.classInfo[c])
 			}

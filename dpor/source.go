@@ -22,15 +22,23 @@ func DPOR(dep Dependence) Strategy { return &source{dep: dep, name: "dpor-source
 type source struct {
 	dep  Dependence
 	name string // empty: "dpor" (the stateful variant's)
-	// pathDep, when set, stands for dep between steps i and j of the path (i < j): the
-	// stateful variant answers from its table of classes (classdep.go).
-	pathDep func(i, j int) bool
+	// byClass, when set, stands for dep between steps of the path: the stateful variant
+	// answers from its table of classes (classdep.go).
+	byClass *classTable
+}
+
+// classTable is what source DPOR needs of the stateful variant's table of classes to
+// decide the dependence of two steps of the path: their classes, and which classes
+// depend on which.
+type classTable struct {
+	path []int32 // by depth: the class of the step taken there
+	rows []Bits  // by class: the classes dependent on it
 }
 
 // dependent reports whether steps i < j of the path are dependent.
 func (s *source) dependent(nodes []Node, i, j int) bool {
-	if s.pathDep != nil {
-		return s.pathDep(i, j)
+	if t := s.byClass; t != nil {
+		return t.rows[t.path[i]].Has(int(t.path[j]))
 	}
 	return s.dep.Dependent(nodes[i].Step(), nodes[j].Step())
 }

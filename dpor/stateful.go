@@ -61,6 +61,19 @@ type Revisiter interface {
 	Revisit(p Path)
 }
 
+// StateKeeper is a Revisiter that keeps its own record of the visited states, by the
+// fingerprint StatePath gives, so that the engine need not keep a second one: after
+// Arrive, SeenBefore reports whether the state the path reached had been reached before.
+// The engine then keeps no visited set of its own: the record is in memory, whatever the
+// visited set's memory budget.
+type StateKeeper interface {
+	Revisiter
+	SeenBefore() bool
+	// Recorded returns the number of distinct states recorded and the bytes the record
+	// holds.
+	Recorded() (states, bytes int64)
+}
+
 // Cacheable is a strategy with a variant that is sound under state caching, which the
 // engine runs instead of it when states are cached.
 type Cacheable interface {
@@ -87,7 +100,7 @@ func (s *source) Stateful() Revisiter { return StatefulDPOR(s.dep) }
 func StatefulDPOR(dep Dependence) Revisiter {
 	s := &stateful{source: source{dep: dep}, g: NewGraph(), memo: summaryOnly(dep)}
 	if s.memo {
-		s.pathDep = func(i, j int) bool { return s.g.depRows(s.dep)[s.pathCls[i]].Has(int(s.pathCls[j])) }
+		s.byClass = &s.cls
 	}
 	return s
 }
@@ -95,12 +108,13 @@ func StatefulDPOR(dep Dependence) Revisiter {
 type stateful struct {
 	source
 	g       *Graph
-	sts     []int32 // sts[d]: the state at depth d of the path, in the graph
-	revisit []bool  // revisit[d]: the state at depth d was visited before
-	pendAt  []int32 // pendAt[d]: the length of the graph's pending stack when depth d was reached
-	edgeAt  []int32 // edgeAt[d]: the number of the graph's edges then
-	pathCls []int32 // pathCls[d]: the class of the step taken at depth d
-	memo    bool    // the relation decides from classes alone (summaryOnly)
+	sts     []int32    // sts[d]: the state at depth d of the path, in the graph
+	revisit []bool     // revisit[d]: the state at depth d was visited before
+	pendAt  []int32    // pendAt[d]: the length of the graph's pending stack when depth d was reached
+	edgeAt  []int32    // edgeAt[d]: the number of the graph's edges then
+	cls     classTable // cls.path[d]: the class of the step taken at depth d; cls.rows: their dependence
+	memo    bool       // the relation decides from classes alone (summaryOnly)
+	seen    bool       // the state the last Arrive saw had been reached before
 	levels  raceLevels
 
 	gen     uint32
@@ -150,6 +164,12 @@ func (s *stateful) backtracks(nodes []Node) int64 {
 	return n
 }
 
+func (s *stateful) SeenBefore() bool { return s.seen }
+
+func (s *stateful) Recorded() (states, bytes int64) {
+	return int64(s.g.nstates), s.g.bytes()
+}
+
 func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys()} }
 func (s *stateful) CacheKey(Path) uint64 { return 0 }
 
@@ -162,7 +182,8 @@ func (s *stateful) Arrive(p Path) {
 			s.g.leave(s.sts[:d+1], int(s.pendAt[d]), int(s.edgeAt[d]))
 		}
 	}
-	k := s.g.state(p.(StatePath).Fingerprint())
+	k, seen := s.g.state(p.(StatePath).Fingerprint())
+	s.seen = seen
 	s.revisit = append(s.revisit[:n], false)
 	s.pendAt = append(s.pendAt[:n], int32(len(s.g.pending)))
 	s.sts = append(s.sts[:n], k)
@@ -174,7 +195,10 @@ func (s *stateful) Arrive(p Path) {
 	if n > 0 {
 		// The step's class first: before and races look dependence up by class.
 		t := s.g.intern(nodes[n-1].Step())
-		s.pathCls = append(s.pathCls[:n-1], s.g.class[t])
+		s.cls.path = append(s.cls.path[:n-1], s.g.class[t])
+		if s.memo {
+			s.cls.rows = s.g.depRows(s.dep)
+		}
 		s.levels.invalidate(n - 1)
 		s.before(nodes, n-1)
 		b := s.backtracks(nodes)
