@@ -156,3 +156,51 @@ func (s *Set) Each(f func(int)) {
 		}
 	}
 }
+
+// word returns the k-th word of the set: elements 64k … 64k+63.
+func (s *Set) word(k int) uint64 {
+	if k == 0 {
+		return s.w
+	}
+	if k-1 < len(s.more) {
+		return s.more[k-1]
+	}
+	return 0
+}
+
+// Below returns the largest element of s smaller than i, or −1.
+func (s *Set) Below(i int) int {
+	if i <= 64 { // the common case, inlined: the inline word alone
+		return bits.Len64(s.w&(1<<uint(i)-1)) - 1
+	}
+	return s.below(i)
+}
+
+func (s *Set) below(i int) int {
+	i = min(i, 64*(len(s.more)+1))
+	for i > 0 {
+		i--
+		k := i / 64
+		w := s.word(k) & (2<<(i%64) - 1) // elements 64k … i
+		if w != 0 {
+			return k*64 + bits.Len64(w) - 1
+		}
+		i = k * 64
+	}
+	return -1
+}
+
+// Truncate takes every element from n up out of s.
+func (s *Set) Truncate(n int) {
+	if n < 64 {
+		s.w &= 1<<n - 1
+		clear(s.more)
+		return
+	}
+	k := n/64 - 1
+	if k >= len(s.more) {
+		return
+	}
+	s.more[k] &= 1<<(n%64) - 1
+	clear(s.more[k+1:])
+}

@@ -99,6 +99,7 @@ func (s *source) Stateful() Revisiter { return StatefulDPOR(s.dep) }
 // caching (Yang et al. 2008; see the comment at the top of stateful.go).
 func StatefulDPOR(dep Dependence) Revisiter {
 	s := &stateful{source: source{dep: dep}, g: NewGraph(), memo: summaryOnly(dep)}
+	s.cls.depsFor = -1
 	if s.memo {
 		s.byClass = &s.cls
 	}
@@ -195,7 +196,7 @@ func (s *stateful) Arrive(p Path) {
 	if n > 0 {
 		// The step's class first: before and races look dependence up by class.
 		t := s.g.intern(nodes[n-1].Step())
-		s.cls.path = append(s.cls.path[:n-1], s.g.class[t])
+		s.cls.setStep(n-1, s.g.class[t])
 		if s.memo {
 			s.cls.rows = s.g.depRows(s.dep)
 		}
