@@ -67,7 +67,7 @@ type Graph struct {
 	// its classes clsData[clsOff[k]:clsOff[k+1]]; sumIndex and sumNext chain them by hash.
 	sumData, clsData []uint64
 	sumOff, clsOff   []int32
-	sumIndex         map[uint64]int32
+	sumIndex         fpTable // the first sum of each hash; sumNext chains the others
 	sumNext          []int32
 
 	class     []int32    // Steps[k]'s class: the step without its content
@@ -85,7 +85,7 @@ type Graph struct {
 // NewGraph returns an empty graph.
 func NewGraph() *Graph {
 	return &Graph{classes: map[string]int32{},
-		sumIndex: map[uint64]int32{}, sumOff: []int32{0}, clsOff: []int32{0}}
+		sumOff: []int32{0}, clsOff: []int32{0}}
 }
 
 // AddStep interns a step summary and returns its index.
@@ -253,17 +253,17 @@ func (g *Graph) internSum(b Bits) int32 {
 	for _, w := range b {
 		h = model.Mix64(h ^ w)
 	}
-	head, ok := g.sumIndex[h]
-	if ok {
-		for k := head; k >= 0; k = g.sumNext[k] {
-			if slices.Equal(g.sum(k), b) {
-				return k
-			}
-		}
-	} else {
-		head = -1
-	}
 	k := int32(len(g.sumOff) - 1)
+	last := int32(-1)
+	for j := g.sumIndex.getOrPut(h, k); j != k; j = g.sumNext[j] {
+		if slices.Equal(g.sum(j), b) {
+			return j
+		}
+		if g.sumNext[j] < 0 {
+			last = j
+			break
+		}
+	}
 	g.sumData = append(g.sumData, b...)
 	g.sumOff = append(g.sumOff, int32(len(g.sumData)))
 	cls := g.cscratch[:0]
@@ -271,8 +271,10 @@ func (g *Graph) internSum(b Bits) int32 {
 	g.cscratch = cls
 	g.clsData = append(g.clsData, cls...)
 	g.clsOff = append(g.clsOff, int32(len(g.clsData)))
-	g.sumNext = append(g.sumNext, head)
-	g.sumIndex[h] = k
+	g.sumNext = append(g.sumNext, -1)
+	if last >= 0 {
+		g.sumNext[last] = k
+	}
 	return k
 }
 

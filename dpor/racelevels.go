@@ -56,13 +56,21 @@ func (s *stateful) level(nodes []Node, n int) ([]Set, []int32) {
 			r.last[L+1] = append(r.last[L+1], make([]int32, nc-len(r.last[L+1]))...)
 		}
 		cur, curLast := r.cand[L+1][:nc], r.last[L+1][:nc]
+		copy(curLast, prevLast)
 		sk := nodes[L].Step()
+		var row Bits
+		if s.memo {
+			row = rows[s.cls.path[L]]
+		}
 		for c := range cur {
-			cur[c].CopyFrom(&prev[c])
-			curLast[c] = prevLast[c]
+			if len(prev[c].more) == 0 && len(cur[c].more) == 0 {
+				cur[c].w = prev[c].w // CopyFrom's common case, inlined
+			} else {
+				cur[c].CopyFrom(&prev[c])
+			}
 			var dep bool
 			if s.memo {
-				dep = rows[s.cls.path[L]].Has(c)
+				dep = c/64 < len(row) && row[c/64]&(1<<(c%64)) != 0
 			} else {
 				dep = s.dep.Dependent(sk, &s.g.classInfo[c])
 			}
