@@ -149,7 +149,7 @@ func (g *Graph) state(fp uint64) (int32, bool) {
 // bytes estimates the memory the graph holds.
 func (g *Graph) bytes() int64 {
 	n := int64(len(g.states))*stateChunk*int64(unsafe.Sizeof(visitedState{})) +
-		12*int64(len(g.ids.fps)+len(g.byContent.fps)) +
+		16*int64(len(g.ids.slots)+len(g.byContent.slots)+len(g.sumIndex.slots)) +
 		int64(cap(g.edges))*int64(unsafe.Sizeof(edge{})) +
 		8*int64(cap(g.sumData)+cap(g.clsData)) + 4*int64(cap(g.sumOff)+cap(g.clsOff)+cap(g.sumNext)) +
 		int64(len(g.Steps))*int64(unsafe.Sizeof(StepSummary{}))
