@@ -195,10 +195,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	}
 	if !f.quiet {
 		opts.ProgressEvery = 5 * time.Second
-		opts.Progress = func(s explorer.Stats) {
-			fmt.Fprintf(stderr, "ravel: %s schedules, %s steps, %d unique histories, %d violations so far, %.0fs\n",
-				report.Thousands(s.Schedules), report.Thousands(s.Steps), s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
-		}
+		opts.Progress = func(s explorer.Stats) { fmt.Fprintln(stderr, progressLine(s, opts.StateCaching)) }
 	}
 	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}, {"--html", f.html}} {
 		if o.path != "" {
@@ -418,3 +415,20 @@ func indent(s string) string {
 func seconds(s float64) string { return fmt.Sprintf("%.3fs", s) }
 
 func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
+
+// progressLine is the line a long check prints every few seconds on standard error. With
+// state caching it counts distinct states too (and the spilled ones once the visited set
+// spills): a stateful search's schedules can stand still for minutes while it covers
+// states, and a user watching it should see it move.
+func progressLine(s explorer.Stats, caching bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ravel: %s schedules, %s steps, ", report.Thousands(s.Schedules), report.Thousands(s.Steps))
+	if caching {
+		fmt.Fprintf(&b, "%s states, ", report.Thousands(s.States))
+		if s.Visited.Spilled > 0 {
+			fmt.Fprintf(&b, "%s spilled, ", report.Thousands(s.Visited.Spilled))
+		}
+	}
+	fmt.Fprintf(&b, "%d unique histories, %d violations so far, %.0fs", s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
+	return b.String()
+}
