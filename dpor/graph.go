@@ -3,6 +3,7 @@ package dpor
 import (
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/ravelmc/ravel/model"
 )
@@ -21,19 +22,20 @@ type StepSummary struct {
 	Excluded bool
 }
 
-// Edge is a step explored from a visited state: its summary (an index into Graph.Steps)
-// and the fingerprint of the state it led to.
-type Edge struct {
-	Step int32
-	To   uint64
+// edge is a step explored from a visited state: its summary (an index into Graph.Steps),
+// the state it led to (an index into Graph.states), and the next edge from the same
+// state (an index into Graph.edges, or −1): each state's edges form a list threaded
+// through one array, so that the graph holds no pointers for the collector to scan.
+type edge struct {
+	step, to, next int32
 }
 
-// VisitedState is a visited state's part of the graph: the steps explored from it.
-type VisitedState struct {
-	Edges []Edge
-	// Sum, once the search has left the state and every state it reaches, indexes in
-	// Graph.Sums the set of steps reachable from it; −1 before (Graph.leave).
-	Sum int32
+// visitedState is a visited state's part of the graph.
+type visitedState struct {
+	first int32 // its first edge, or −1 (and −1 again once it is summarized)
+	// sum, once the search has left the state and every state it reaches, indexes the
+	// graph's sums: the set of steps reachable from it; −1 before (Graph.leave).
+	sum int32
 
 	depth    int32 // where it was last put on the path
 	mark     uint32
@@ -42,39 +44,67 @@ type VisitedState struct {
 
 // Graph is stateful DPOR's record of the visited states: for each, by fingerprint, the
 // steps explored from it and where they led, and a summary of the steps reachable from
-// it; steps and summaries are interned. It is plain data (Steps, Out, Sums), so that a
-// checkpoint can save it; a resumed search rebuilds the rest with AddStep.
+// it; steps and summaries are interned. States, edges and summaries live in flat arrays
+// indexed by int32, with no pointers for the collector to scan, and a state is found by
+// fingerprint once each time the search reaches it.
+//
+// A state's edges are needed only until it is summarized: then its summary stands for
+// them. The states summarized together form a strongly connected component, and every
+// edge added since the component's first state was reached comes from one of its states
+// (the search is depth first, and a component closes only after those it reaches), so
+// the edges are a stack, cut back when a component closes: the graph holds the edges of
+// the states on the path and of the unsummarized states they reach, not of every state
+// visited.
 type Graph struct {
 	Steps []StepSummary
-	Out   map[uint64]*VisitedState
-	Sums  []Bits
+
+	ids     fpTable          // states by fingerprint
+	states  [][]visitedState // in chunks of stateChunk, never moved: st(k) is state k
+	nstates int32
+	edges   []edge
+
+	// The summaries: sum k is the bit set of steps sumData[sumOff[k]:sumOff[k+1]], and
+	// its classes clsData[clsOff[k]:clsOff[k+1]]; sumIndex and sumNext chain them by hash.
+	sumData, clsData []uint64
+	sumOff, clsOff   []int32
+	sumIndex         fpTable // the first sum of each hash; sumNext chains the others
+	sumNext          []int32
 
 	class     []int32    // Steps[k]'s class: the step without its content
 	classInfo []StepInfo // each class as the dependence relations take it
 	classes   map[string]int32
-	index     map[uint64][]int32 // steps by content
-	sumIndex  map[uint64][]int32 // sums by hash
+	byContent fpTable // the first step of each content; stepNext chains the others
+	stepNext  []int32
+	depRow    []Bits // by class: the classes dependent on it (classDependent)
 
-	next    int32    // the next discovery order
-	pending []uint64 // left states waiting for their component's summary
-	scratch Bits
+	next              int32   // the next discovery order
+	pending           []int32 // left states waiting for their component's summary
+	scratch, cscratch Bits
 }
 
 // NewGraph returns an empty graph.
 func NewGraph() *Graph {
-	return &Graph{Out: map[uint64]*VisitedState{}, index: map[uint64][]int32{}, classes: map[string]int32{}, sumIndex: map[uint64][]int32{}}
+	return &Graph{classes: map[string]int32{},
+		sumOff: []int32{0}, clsOff: []int32{0}}
 }
 
 // AddStep interns a step summary and returns its index.
 func (g *Graph) AddStep(sum StepSummary) int32 {
-	for _, k := range g.index[sum.Content] {
+	last := int32(-1)
+	for k := g.byContent.get(sum.Content); k >= 0; k = g.stepNext[k] {
 		if g.Steps[k].equal(&sum) {
 			return k
 		}
+		last = k
 	}
 	k := int32(len(g.Steps))
 	g.Steps = append(g.Steps, sum)
-	g.index[sum.Content] = append(g.index[sum.Content], k)
+	g.stepNext = append(g.stepNext, -1)
+	if last >= 0 {
+		g.stepNext[last] = k
+	} else {
+		g.byContent.getOrPut(sum.Content, k)
+	}
 	ck := sum.classKey()
 	c, ok := g.classes[ck]
 	if !ok {
@@ -89,50 +119,86 @@ func (g *Graph) AddStep(sum StepSummary) int32 {
 	return k
 }
 
-// AddEdge records that step (an index AddStep returned) was explored from the state
-// from and led to the state to.
-func (g *Graph) AddEdge(from uint64, step int32, to uint64) {
-	st := g.state(from)
-	st.Edges = append(st.Edges, Edge{Step: step, To: to})
-	g.state(to)
+// firstWith returns the first step whose event has the given content, or −1; stepNext
+// leads to the others.
+func (g *Graph) firstWith(content uint64) int32 { return g.byContent.get(content) }
+
+// addEdge records that step (an index AddStep returned) was explored from the state
+// from and led to the state to (indices state returned).
+func (g *Graph) addEdge(from, step, to int32) {
+	st := g.st(from)
+	g.edges = append(g.edges, edge{step: step, to: to, next: st.first})
+	st.first = int32(len(g.edges) - 1)
 }
 
-func (g *Graph) state(fp uint64) *VisitedState {
-	st := g.Out[fp]
-	if st == nil {
-		st = &VisitedState{Sum: -1, depth: -1, idx: -1}
-		g.Out[fp] = st
+// state returns the index of the state fp, adding it if it is new, and whether it was
+// there already.
+func (g *Graph) state(fp uint64) (int32, bool) {
+	k := g.nstates
+	if got := g.ids.getOrPut(fp, k); got != k {
+		return got, true
 	}
-	return st
+	if k&(stateChunk-1) == 0 {
+		g.states = append(g.states, make([]visitedState, stateChunk))
+	}
+	*g.st(k) = visitedState{first: -1, sum: -1, depth: -1, idx: -1}
+	g.nstates++
+	return k, false
 }
+
+// bytes estimates the memory the graph holds.
+func (g *Graph) bytes() int64 {
+	n := int64(len(g.states))*stateChunk*int64(unsafe.Sizeof(visitedState{})) +
+		16*int64(len(g.ids.slots)+len(g.byContent.slots)+len(g.sumIndex.slots)) +
+		int64(cap(g.edges))*int64(unsafe.Sizeof(edge{})) +
+		8*int64(cap(g.sumData)+cap(g.clsData)) + 4*int64(cap(g.sumOff)+cap(g.clsOff)+cap(g.sumNext)) +
+		int64(len(g.Steps))*int64(unsafe.Sizeof(StepSummary{}))
+	return n
+}
+
+// stateChunk is the number of states in one chunk of Graph.states: growing the graph
+// adds a chunk rather than copying every state into a larger array.
+const stateChunk = 1 << 12
+
+// st returns state k.
+func (g *Graph) st(k int32) *visitedState { return &g.states[k/stateChunk][k%stateChunk] }
 
 // discover gives st its discovery order the first time the search reaches it.
-func (g *Graph) discover(st *VisitedState) {
+func (g *Graph) discover(st *visitedState) {
 	if st.idx < 0 {
 		st.idx, st.low = g.next, g.next
 		g.next++
 	}
 }
 
-// leave records that the search has left the state st, at the top of path (the
-// fingerprints of the states on the search path), for good; pendAt is the length the stack of left,
-// unsummarized states had when it was reached. The search is a depth-first walk of the graph, so
-// Tarjan's algorithm finds its strongly connected components as it goes: when the first
-// state reached of a component is left, every state of the component reaches the same
-// steps, and each gets that set as its summary. A state left before then waits on the
-// stack. Without this, a state on a cycle, and every state that reaches one, would keep no
-// summary and every revisit would walk it again.
-func (g *Graph) leave(path []uint64, st *VisitedState, pendAt int) {
-	fp := path[len(path)-1]
-	if st.Sum >= 0 {
+// sum returns the steps of summary k; the caller must not modify it.
+func (g *Graph) sum(k int32) Bits { return g.sumData[g.sumOff[k]:g.sumOff[k+1]] }
+
+// sumClasses returns the classes of the steps of summary k; the caller must not modify
+// it.
+func (g *Graph) sumClasses(k int32) Bits { return g.clsData[g.clsOff[k]:g.clsOff[k+1]] }
+
+// leave records that the search has left the state at the top of path (the states on
+// the search path) for good; pendAt is the length the stack of left, unsummarized states
+// had when it was reached, edgeAt the number of edges then. The search is a depth-first
+// walk of the graph, so Tarjan's algorithm finds its strongly connected components as it
+// goes: when the first state reached of a component is left, every state of the
+// component reaches the same steps, and each gets that set as its summary. A state left
+// before then waits on the stack. Without this, a state on a cycle, and every state that
+// reaches one, would keep no summary and every revisit would walk it again.
+func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
+	k := path[len(path)-1]
+	st := g.st(k)
+	if st.sum >= 0 {
 		return
 	}
 	low := st.idx
-	for _, e := range st.Edges {
-		w := g.Out[e.To]
+	for e := st.first; e >= 0; e = g.edges[e].next {
+		to := g.edges[e].to
+		w := g.st(to)
 		switch {
-		case w == nil || w.Sum >= 0:
-		case w.depth >= 0 && int(w.depth) < len(path) && path[w.depth] == e.To: // still on the path
+		case w.sum >= 0:
+		case w.depth >= 0 && int(w.depth) < len(path) && path[w.depth] == to: // still on the path
 			low = min(low, w.idx)
 		default:
 			low = min(low, w.low)
@@ -140,42 +206,75 @@ func (g *Graph) leave(path []uint64, st *VisitedState, pendAt int) {
 	}
 	st.low = low
 	if low < st.idx {
-		g.pending = append(g.pending, fp)
+		g.pending = append(g.pending, k)
 		return
 	}
-	members := append(g.pending[pendAt:], fp)
+	members := append(g.pending[pendAt:], k)
 	acc := g.scratch[:0]
 	for _, m := range members {
-		for _, e := range g.Out[m].Edges {
-			acc.Set(int(e.Step))
-			if w := g.Out[e.To]; w.Sum >= 0 {
-				acc.Or(g.Sums[w.Sum])
+		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
+			acc.Set(int(g.edges[e].step))
+			if w := g.st(g.edges[e].to); w.sum >= 0 {
+				acc.Or(g.sum(w.sum))
 			}
 		}
 	}
 	g.scratch = acc
-	sum := g.internSum(acc)
+	sum := g.sameSum(members, acc.trim())
+	if sum < 0 {
+		sum = g.internSum(acc)
+	}
 	for _, m := range members {
-		g.Out[m].Sum = sum
+		g.st(m).sum = sum
+		g.st(m).first = -1
 	}
 	g.pending = g.pending[:pendAt]
+	g.edges = g.edges[:edgeAt]
 }
 
-// internSum returns the index in Sums of the set b (which it does not keep).
+// sameSum returns the summary of a state some member's edge leads to when it equals b
+// (a state often reaches nothing its successor does not), or −1: most summaries are
+// found there without hashing.
+func (g *Graph) sameSum(members []int32, b Bits) int32 {
+	for _, m := range members {
+		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
+			if w := g.st(g.edges[e].to).sum; w >= 0 && slices.Equal(g.sum(w), b) {
+				return w
+			}
+		}
+	}
+	return -1
+}
+
+// internSum returns the index of the summary holding the set b (which it does not keep).
 func (g *Graph) internSum(b Bits) int32 {
 	b = b.trim()
 	h := uint64(len(b))
 	for _, w := range b {
 		h = model.Mix64(h ^ w)
 	}
-	for _, k := range g.sumIndex[h] {
-		if slices.Equal(g.Sums[k], b) {
-			return k
+	k := int32(len(g.sumOff) - 1)
+	last := int32(-1)
+	for j := g.sumIndex.getOrPut(h, k); j != k; j = g.sumNext[j] {
+		if slices.Equal(g.sum(j), b) {
+			return j
+		}
+		if g.sumNext[j] < 0 {
+			last = j
+			break
 		}
 	}
-	k := int32(len(g.Sums))
-	g.Sums = append(g.Sums, slices.Clone(b))
-	g.sumIndex[h] = append(g.sumIndex[h], k)
+	g.sumData = append(g.sumData, b...)
+	g.sumOff = append(g.sumOff, int32(len(g.sumData)))
+	cls := g.cscratch[:0]
+	b.Each(func(t int) { cls.Set(int(g.class[t])) })
+	g.cscratch = cls
+	g.clsData = append(g.clsData, cls...)
+	g.clsOff = append(g.clsOff, int32(len(g.clsData)))
+	g.sumNext = append(g.sumNext, -1)
+	if last >= 0 {
+		g.sumNext[last] = k
+	}
 	return k
 }
 

@@ -130,3 +130,77 @@ func (s *Set) Intersects(t *Set) bool {
 	}
 	return false
 }
+
+// AndNot takes every element of t out of s.
+func (s *Set) AndNot(t *Set) {
+	s.w &^= t.w
+	for k := 0; k < len(s.more) && k < len(t.more); k++ {
+		s.more[k] &^= t.more[k]
+	}
+}
+
+// CopyFrom makes s equal to t, keeping s's memory.
+func (s *Set) CopyFrom(t *Set) {
+	s.w = t.w
+	s.more = append(s.more[:0], t.more...)
+}
+
+// Each calls f with every element, in increasing order.
+func (s *Set) Each(f func(int)) {
+	for w := s.w; w != 0; w &= w - 1 {
+		f(bits.TrailingZeros64(w))
+	}
+	for k, w := range s.more {
+		for ; w != 0; w &= w - 1 {
+			f((k+1)*64 + bits.TrailingZeros64(w))
+		}
+	}
+}
+
+// word returns the k-th word of the set: elements 64k … 64k+63.
+func (s *Set) word(k int) uint64 {
+	if k == 0 {
+		return s.w
+	}
+	if k-1 < len(s.more) {
+		return s.more[k-1]
+	}
+	return 0
+}
+
+// Below returns the largest element of s smaller than i, or −1.
+func (s *Set) Below(i int) int {
+	if i <= 64 { // the common case, inlined: the inline word alone
+		return bits.Len64(s.w&(1<<uint(i)-1)) - 1
+	}
+	return s.below(i)
+}
+
+func (s *Set) below(i int) int {
+	i = min(i, 64*(len(s.more)+1))
+	for i > 0 {
+		i--
+		k := i / 64
+		w := s.word(k) & (2<<(i%64) - 1) // elements 64k … i
+		if w != 0 {
+			return k*64 + bits.Len64(w) - 1
+		}
+		i = k * 64
+	}
+	return -1
+}
+
+// Truncate takes every element from n up out of s.
+func (s *Set) Truncate(n int) {
+	if n < 64 {
+		s.w &= 1<<n - 1
+		clear(s.more)
+		return
+	}
+	k := n/64 - 1
+	if k >= len(s.more) {
+		return
+	}
+	s.more[k] &= 1<<(n%64) - 1
+	clear(s.more[k+1:])
+}

@@ -66,3 +66,58 @@ func TestSetAddAll(t *testing.T) {
 		}
 	}
 }
+
+// TestSetBelowTruncateAgainstMap checks Below, Truncate, AndNot and Each against a map,
+// across the inline word and the overflow words.
+func TestSetBelowTruncateAgainstMap(t *testing.T) {
+	const seed = 11
+	rng := rand.New(rand.NewSource(seed))
+	for round := 0; round < 300; round++ {
+		limit := 1 + rng.Intn(250)
+		var s, u Set
+		want := map[int]bool{}
+		for k := 0; k < rng.Intn(60); k++ {
+			i := rng.Intn(limit)
+			s.Add(i)
+			want[i] = true
+			if rng.Intn(2) == 0 {
+				u.Add(rng.Intn(limit))
+			}
+		}
+		for i := 0; i <= limit+70; i++ {
+			wantBelow := -1
+			for j := i - 1; j >= 0; j-- {
+				if want[j] {
+					wantBelow = j
+					break
+				}
+			}
+			if got := s.Below(i); got != wantBelow {
+				t.Fatalf("seed %d round %d: Below(%d) = %d, want %d", seed, round, i, got, wantBelow)
+			}
+		}
+		var got []int
+		s.Each(func(i int) { got = append(got, i) })
+		if len(got) != len(want) {
+			t.Fatalf("seed %d round %d: Each gave %v, want the %d elements of %v", seed, round, got, len(want), want)
+		}
+		for k, i := range got {
+			if !want[i] || (k > 0 && got[k-1] >= i) {
+				t.Fatalf("seed %d round %d: Each gave %v, not the elements of %v in order", seed, round, got, want)
+			}
+		}
+		d := s
+		d.more = append([]uint64(nil), s.more...)
+		d.AndNot(&u)
+		n := rng.Intn(limit + 70)
+		s.Truncate(n)
+		for i := 0; i < limit+70; i++ {
+			if g, w := s.Has(i), want[i] && i < n; g != w {
+				t.Fatalf("seed %d round %d: after Truncate(%d), Has(%d) = %v, want %v", seed, round, n, i, g, w)
+			}
+			if g, w := d.Has(i), want[i] && !u.Has(i); g != w {
+				t.Fatalf("seed %d round %d: after AndNot, Has(%d) = %v, want %v", seed, round, i, g, w)
+			}
+		}
+	}
+}

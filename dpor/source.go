@@ -1,5 +1,7 @@
 package dpor
 
+import "math/bits"
+
 // DPOR returns dynamic partial-order reduction with source sets and sleep sets (Abdulla,
 // Aronis, Jonsson and Sagonas, "Optimal dynamic partial order reduction", POPL 2014,
 // Algorithm 1), over the relation dep: the refinement of Flanagan and Godefroid's DPOR
@@ -22,6 +24,60 @@ func DPOR(dep Dependence) Strategy { return &source{dep: dep, name: "dpor-source
 type source struct {
 	dep  Dependence
 	name string // empty: "dpor" (the stateful variant's)
+	// byClass, when set, stands for dep between steps of the path: the stateful variant
+	// answers from its table of classes (classdep.go).
+	byClass *classTable
+}
+
+// classTable is what source DPOR needs of the stateful variant's table of classes to
+// decide the dependence of two steps of the path: their classes, and which classes
+// depend on which.
+type classTable struct {
+	path []int32 // by depth: the class of the step taken there
+	rows []Bits  // by class: the classes dependent on it
+	pos  []Set   // by class: the depths of the path whose step has it
+	deps Set     // direct's answer, for the step at depth depsFor
+	// depsFor is the depth deps is for, or −1: before and races ask about the same step.
+	depsFor int
+}
+
+// setStep records that the step at depth d of the path has class c, forgetting the steps
+// at d and beyond.
+func (t *classTable) setStep(d int, c int32) {
+	for len(t.pos) <= int(c) {
+		t.pos = append(t.pos, Set{})
+	}
+	for k := range t.pos {
+		t.pos[k].Truncate(d)
+	}
+	t.path = append(t.path[:d], c)
+	t.pos[c].Add(d)
+	t.depsFor = -1
+}
+
+// direct returns the depths below d of the steps of the path that the step at d depends
+// on: the union of the depths of the classes its class depends on. The set is valid until
+// the next call.
+func (t *classTable) direct(d int) *Set {
+	if t.depsFor == d {
+		return &t.deps
+	}
+	t.deps.Clear()
+	for k, w := range t.rows[t.path[d]] {
+		for ; w != 0; w &= w - 1 {
+			if c := k*64 + bits.TrailingZeros64(w); c < len(t.pos) {
+				t.deps.Union(&t.pos[c])
+			}
+		}
+	}
+	t.deps.Truncate(d)
+	t.depsFor = d
+	return &t.deps
+}
+
+// dependent reports whether steps i < j of the path are dependent.
+func (s *source) dependent(nodes []Node, i, j int) bool {
+	return s.dep.Dependent(nodes[i].Step(), nodes[j].Step())
 }
 
 func (s *source) Name() string {
@@ -60,13 +116,24 @@ func (s *source) before(nodes []Node, d int) {
 		st.Before.Add(p)
 		st.Before.Union(&nodes[p].Step().Before)
 	}
+	if t := s.byClass; t != nil {
+		// The same walk over the steps the class table says this one depends on.
+		deps := t.direct(d)
+		for j := deps.Below(d); j >= 0; j = deps.Below(j) {
+			if !st.Before.Has(j) {
+				st.Before.Add(j)
+				st.Before.Union(&nodes[j].Step().Before)
+			}
+		}
+		return
+	}
 	for j := d - 1; j >= 0; j-- {
 		if st.Before.Has(j) {
 			continue
 		}
-		if sj := nodes[j].Step(); s.dep.Dependent(sj, st) {
+		if s.dependent(nodes, j, d) {
 			st.Before.Add(j)
-			st.Before.Union(&sj.Before)
+			st.Before.Union(&nodes[j].Step().Before)
 		}
 	}
 }
@@ -77,9 +144,21 @@ func (s *source) before(nodes []Node, d int) {
 // notdep(e)·d — the steps after e that do not happen after it, then d — is explored.
 func (s *source) races(nodes []Node, d int) {
 	pd := nodes[d].Step()
+	var buf [2][32]int // initials' scratch, on the stack for paths of up to 32 steps
+	var deps *Set      // with a class table: the steps step d depends on
+	if t := s.byClass; t != nil {
+		deps = t.direct(d)
+	}
 	for e := d - 1; e >= 0; e-- {
-		se := nodes[e].Step()
-		if !pd.Before.Has(e) || !s.dep.Dependent(se, pd) || PrecedesSendIn(nodes, e, &pd.Event) {
+		if deps != nil {
+			// Every step d depends on happens before it: only they can race with it.
+			if e = deps.Below(e + 1); e < 0 {
+				break
+			}
+		} else if !pd.Before.Has(e) || !s.dependent(nodes, e, d) {
+			continue
+		}
+		if PrecedesSendIn(nodes, e, &pd.Event) {
 			continue
 		}
 		if s.covered(nodes, e, d) {
@@ -87,7 +166,7 @@ func (s *source) races(nodes []Node, d int) {
 		}
 		pre := &nodes[e]
 		chosen := -1
-		for _, x := range s.initials(nodes, e, d) {
+		for _, x := range initials(nodes, e, d, buf[0][:0], buf[1][:0]) {
 			k := pre.Find(nodes[x].Step().Event.ID)
 			if k < 0 {
 				continue
@@ -118,9 +197,9 @@ func (s *source) covered(nodes []Node, e, d int) bool {
 	return false
 }
 
-// initials lists the steps of v = notdep(e)·d that no earlier step of v happens before.
-func (s *source) initials(nodes []Node, e, d int) []int {
-	var v, out []int
+// initials lists the steps of v = notdep(e)·d that no earlier step of v happens before,
+// appending to out and using v as scratch.
+func initials(nodes []Node, e, d int, v, out []int) []int {
 	for k := e + 1; k <= d; k++ {
 		if k < d && nodes[k].Step().Before.Has(e) {
 			continue

@@ -61,6 +61,19 @@ type Revisiter interface {
 	Revisit(p Path)
 }
 
+// StateKeeper is a Revisiter that keeps its own record of the visited states, by the
+// fingerprint StatePath gives, so that the engine need not keep a second one: after
+// Arrive, SeenBefore reports whether the state the path reached had been reached before.
+// The engine then keeps no visited set of its own: the record is in memory, whatever the
+// visited set's memory budget.
+type StateKeeper interface {
+	Revisiter
+	SeenBefore() bool
+	// Recorded returns the number of distinct states recorded and the bytes the record
+	// holds.
+	Recorded() (states, bytes int64)
+}
+
 // Cacheable is a strategy with a variant that is sound under state caching, which the
 // engine runs instead of it when states are cached.
 type Cacheable interface {
@@ -85,27 +98,35 @@ func (s *source) Stateful() Revisiter { return StatefulDPOR(s.dep) }
 // steps explored from every visited state so that it can be combined soundly with state
 // caching (Yang et al. 2008; see the comment at the top of stateful.go).
 func StatefulDPOR(dep Dependence) Revisiter {
-	return &stateful{source: source{dep: dep}, g: NewGraph()}
+	s := &stateful{source: source{dep: dep}, g: NewGraph(), memo: summaryOnly(dep)}
+	s.cls.depsFor = -1
+	if s.memo {
+		s.byClass = &s.cls
+	}
+	return s
 }
 
 type stateful struct {
 	source
 	g       *Graph
-	fps     []uint64        // fps[d]: the fingerprint of the state at depth d of the path
-	revisit []bool          // revisit[d]: the state at depth d was visited before
-	sts     []*VisitedState // sts[d]: its part of the graph
-	pendAt  []int32         // pendAt[d]: the length of the graph's pending stack when depth d was reached
+	sts     []int32    // sts[d]: the state at depth d of the path, in the graph
+	revisit []bool     // revisit[d]: the state at depth d was visited before
+	pendAt  []int32    // pendAt[d]: the length of the graph's pending stack when depth d was reached
+	edgeAt  []int32    // edgeAt[d]: the number of the graph's edges then
+	cls     classTable // cls.path[d]: the class of the step taken at depth d; cls.rows: their dependence
+	memo    bool       // the relation decides from classes alone (summaryOnly)
+	seen    bool       // the state the last Arrive saw had been reached before
+	levels  raceLevels
 
 	gen     uint32
 	reach   Bits    // the steps reachable from the revisited state
 	classes []int32 // their classes
 	cbits   Bits
 	racing  Bits // the classes in a race with the step being looked at
-	queue   []uint64
+	queue   []int32
 	pairs   []racePair
 	lastDep []int32 // by class: the last step of the path it depends on (findRaces)
-	later   Set
-	fg      Set // a revisit's choice for one step by Flanagan and Godefroid's rule
+	fg      Set     // a revisit's choice for one step by Flanagan and Godefroid's rule
 
 	counts *StatefulCounts // nil unless counting
 }
@@ -144,43 +165,52 @@ func (s *stateful) backtracks(nodes []Node) int64 {
 	return n
 }
 
+func (s *stateful) SeenBefore() bool { return s.seen }
+
+func (s *stateful) Recorded() (states, bytes int64) {
+	return int64(s.g.nstates), s.g.bytes()
+}
+
 func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys()} }
 func (s *stateful) CacheKey(Path) uint64 { return 0 }
-
-// Graph returns the strategy's graph of visited states, for checkpoints.
-func (s *stateful) Graph() *Graph { return s.g }
 
 func (s *stateful) Arrive(p Path) {
 	nodes := p.Nodes()
 	n := len(nodes) - 1
 	// The states the path held at depth n and above have been left for good.
-	for d := len(s.fps) - 1; d >= n; d-- {
+	for d := len(s.sts) - 1; d >= n; d-- {
 		if !s.revisit[d] {
-			s.g.leave(s.fps[:d+1], s.sts[d], int(s.pendAt[d]))
+			s.g.leave(s.sts[:d+1], int(s.pendAt[d]), int(s.edgeAt[d]))
 		}
 	}
-	fp := p.(StatePath).Fingerprint()
-	s.fps = append(s.fps[:n], fp)
+	k, seen := s.g.state(p.(StatePath).Fingerprint())
+	s.seen = seen
 	s.revisit = append(s.revisit[:n], false)
 	s.pendAt = append(s.pendAt[:n], int32(len(s.g.pending)))
-	st := s.g.state(fp)
-	s.sts = append(s.sts[:n], st)
-	if !s.onPath(st.depth, fp, n) {
+	s.sts = append(s.sts[:n], k)
+	st := s.g.st(k)
+	if !s.onPath(st.depth, k, n) {
 		st.depth = int32(n)
 	}
 	s.g.discover(st)
 	if n > 0 {
+		// The step's class first: before and races look dependence up by class.
+		t := s.g.intern(nodes[n-1].Step())
+		s.cls.setStep(n-1, s.g.class[t])
+		if s.memo {
+			s.cls.rows = s.g.depRows(s.dep)
+		}
+		s.levels.invalidate(n - 1)
 		s.before(nodes, n-1)
 		b := s.backtracks(nodes)
 		s.races(nodes, n-1)
 		if s.counts != nil {
 			s.counts.Races += s.backtracks(nodes) - b
 		}
-		// The state below is on the path: append to it directly rather than look it up
-		// again (AddEdge's two lookups were a tenth of a large search).
-		from := s.sts[n-1]
-		from.Edges = append(from.Edges, Edge{Step: s.g.intern(nodes[n-1].Step()), To: fp})
+		s.g.addEdge(s.sts[n-1], t, k)
 	}
+	// After the edge into this state: that one is its parent's.
+	s.edgeAt = append(s.edgeAt[:n], int32(len(s.g.edges)))
 	if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
 		top.Backtrack.Add(0)
 		if s.counts != nil {
@@ -189,16 +219,16 @@ func (s *stateful) Arrive(p Path) {
 	}
 }
 
-// onPath reports whether depth d below n holds the state fp on the current path.
-func (s *stateful) onPath(d int32, fp uint64, n int) bool {
-	return d >= 0 && int(d) < n && s.fps[d] == fp
+// onPath reports whether depth d below n holds the state k on the current path.
+func (s *stateful) onPath(d int32, k int32, n int) bool {
+	return d >= 0 && int(d) < n && s.sts[d] == k
 }
 
 func (s *stateful) Revisit(p Path) {
 	nodes := p.Nodes()
 	n := len(nodes) - 1
 	s.revisit[n] = true
-	low := s.reachable(s.fps[n], n)
+	low := s.reachable(s.sts[n], n)
 	c := s.counts
 	if c != nil {
 		c.Revisits++
@@ -285,23 +315,10 @@ func (s *stateful) findRaces(nodes []Node, n int) {
 	if len(s.lastDep) < len(s.g.classInfo) {
 		s.lastDep = make([]int32, len(s.g.classInfo))
 	}
+	cand, last := s.level(nodes, n)
 	for _, c := range s.classes {
-		ti := &s.g.classInfo[c]
-		s.lastDep[c] = -1
-		s.later.Clear() // the steps that happen before a later dependent step
-		for k := n - 1; k >= 0; k-- {
-			sk := nodes[k].Step()
-			if !s.dep.Dependent(sk, ti) {
-				continue
-			}
-			if s.lastDep[c] < 0 {
-				s.lastDep[c] = int32(k)
-			}
-			if !s.later.Has(k) {
-				s.pairs = append(s.pairs, racePair{int32(k), c})
-			}
-			s.later.Union(&sk.Before)
-		}
+		s.lastDep[c] = last[c]
+		cand[c].Each(func(k int) { s.pairs = append(s.pairs, racePair{int32(k), c}) })
 	}
 	slices.SortFunc(s.pairs, func(a, b racePair) int { return cmp.Compare(a.i, b.i) })
 }
@@ -317,39 +334,49 @@ func (s *stateful) firstNotAfter(nodes []Node, i, n int) int {
 	return -1
 }
 
-// reachable gathers in s.reach the steps of the graph reachable from the state fp, and
+// reachable gathers in s.reach the steps of the graph reachable from the state k, and
 // in s.classes their classes; it returns the shallowest depth of the path (below n) that
-// holds a state reachable from fp, or n when none does. States whose reachable steps are
+// holds a state reachable from k, or n when none does. States whose reachable steps are
 // summarized already (every state they reach has been left) are not walked again.
-func (s *stateful) reachable(fp uint64, n int) int {
+func (s *stateful) reachable(k int32, n int) int {
+	g := s.g
 	s.gen++
 	if s.gen == 0 { // wrapped: reset the marks
-		for _, st := range s.g.Out {
-			st.mark = 0
+		for _, c := range g.states {
+			for i := range c {
+				c[i].mark = 0
+			}
 		}
 		s.gen = 1
 	}
 	s.reach.Clear()
+	if st := g.st(k); st.sum >= 0 {
+		// The common case: the revisited state's summary is known, and so its classes.
+		s.reach = append(s.reach, g.sum(st.sum)...)
+		s.classes = s.classes[:0]
+		g.sumClasses(st.sum).Each(func(c int) { s.classes = append(s.classes, int32(c)) })
+		return n
+	}
 	low := n
-	s.queue = append(s.queue[:0], fp)
+	s.queue = append(s.queue[:0], k)
 	for len(s.queue) > 0 {
 		u := s.queue[len(s.queue)-1]
 		s.queue = s.queue[:len(s.queue)-1]
-		st := s.g.Out[u]
-		if st == nil || st.mark == s.gen {
+		st := g.st(u)
+		if st.mark == s.gen {
 			continue
 		}
 		st.mark = s.gen
-		if st.Sum >= 0 {
-			s.reach.Or(s.g.Sums[st.Sum])
+		if st.sum >= 0 {
+			s.reach.Or(g.sum(st.sum))
 			continue
 		}
 		if s.onPath(st.depth, u, n) && int(st.depth) < low {
 			low = int(st.depth)
 		}
-		for _, e := range st.Edges {
-			s.reach.Set(int(e.Step))
-			s.queue = append(s.queue, e.To)
+		for e := st.first; e >= 0; e = g.edges[e].next {
+			s.reach.Set(int(g.edges[e].step))
+			s.queue = append(s.queue, g.edges[e].to)
 		}
 	}
 	s.cbits.Clear()
@@ -390,7 +417,7 @@ func (s *stateful) racersEnabled(pre *Node, out *Set) bool {
 // path after i does: some reachable step with that content depends on none of those
 // steps, and on step i only if it is itself in a race with it.
 func (s *stateful) couldLead(i int, content uint64) bool {
-	for _, t := range s.g.index[content] {
+	for t := s.g.firstWith(content); t >= 0; t = s.g.stepNext[t] {
 		if s.reach.Has(int(t)) && int(s.lastDep[s.g.class[t]]) <= i {
 			return true
 		}

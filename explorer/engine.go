@@ -109,7 +109,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			return nil, err
 		}
 	} else if opts.StateCaching {
-		if e.visited, err = openVisitedSet(opts); err != nil {
+		if e.visited, err = openVisitedFor(opts, e.strat); err != nil {
 			return nil, err
 		}
 	}

@@ -14,10 +14,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -68,6 +66,9 @@ func (p *Procs) N() int { return len(p.nodes) }
 func (p *Procs) Start(i int) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := nodesSupported(); err != nil {
+		return err
+	}
 	if p.closed {
 		return errors.New("live: process manager is stopped")
 	}
@@ -100,9 +101,7 @@ func (p *Procs) Start(i int) error {
 		c.Stdout, c.Stderr = n.log, n.log
 		fmt.Fprintf(n.log, "=== ravel: start node %d at %s: %s\n", i, time.Now().UTC().Format(time.RFC3339Nano), strings.Join(n.cmd.Argv, " "))
 	}
-	// A group of its own, so a crash reaches the node's children; Pdeathsig kills the
-	// node if Ravel itself dies without cleaning up.
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	c.SysProcAttr = nodeProcAttr()
 	if err := c.Start(); err != nil {
 		return fmt.Errorf("live: node %d: start %s: %w", i, n.cmd.Argv[0], err)
 	}
@@ -181,8 +180,7 @@ func (p *Procs) Crash(i int) error {
 		return nil
 	}
 	pid := run.Process.Pid
-	// The group id is the pid (Setpgid). ESRCH means the whole group is gone already.
-	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+	if err := killGroup(pid); err != nil {
 		return fmt.Errorf("live: crash node %d (pgid %d): %w", i, pid, err)
 	}
 	<-done
@@ -242,51 +240,4 @@ func Alive(pids []int) []int {
 		}
 	}
 	return alive
-}
-
-func processAlive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	// pid (comm) state ...: comm may hold spaces and parentheses, so look after the last ')'.
-	s := string(b)
-	j := strings.LastIndexByte(s, ')')
-	if j < 0 || j+2 >= len(s) {
-		return false
-	}
-	return s[j+2] != 'Z' && s[j+2] != 'X'
-}
-
-// groupAlive reports whether some live process has process group pgid.
-func groupAlive(pgid int) bool {
-	if err := syscall.Kill(-pgid, 0); err != nil {
-		return false
-	}
-	// kill(2) succeeds on a group of zombies too: look for a live member.
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return true
-	}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		j := strings.LastIndexByte(s, ')')
-		if j < 0 {
-			continue
-		}
-		f := strings.Fields(s[j+1:])
-		// f[0] state, f[1] ppid, f[2] pgrp
-		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && f[0] != "X" && processAlive(pid) {
-			return true
-		}
-	}
-	return false
 }

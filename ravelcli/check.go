@@ -181,6 +181,9 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		if !dpor.CachingSound(strat) {
 			return 0, usagef("check: --state-caching on is not sound with the %s strategy (it would lose the backtrack points of the paths it cuts); use dpor (stateful DPOR), exhaustive or delay-bounded, or --state-caching off", f.strategy)
 		}
+		if err := visitedFlagsApply("check", fs, strat); err != nil {
+			return 0, err
+		}
 	case "off":
 	default:
 		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
@@ -209,7 +212,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if f.workloads != "" {
 		return checkWorkloads(ctx, stdout, stderr, sys, opts, info, f)
 	}
-	limitGoHeap(opts.StateCaching)
+	limitGoHeap(opts)
 	sampler := procmem.Start(0)
 	res, runErr := explorer.Run(ctx, sys, opts)
 	peak, measured := sampler.Stop()

@@ -35,6 +35,8 @@ func TestFlagsValidatedAlike(t *testing.T) {
 		{"dependence ignored", []string{"check", "register", "--strategy", "exhaustive", "--dependence", "key"}, "ignores --dependence"},
 		{"delays ignored", []string{"check", "register", "--strategy", "dpor", "--delays", "2"}, "ignores --delays"},
 		{"visited memory too small", []string{"check", "gossip", "--state-caching", "on", "--visited-mem", "1KiB"}, "below the minimum"},
+		{"visited memory with stateful dpor", []string{"check", "abd", "--strategy", "dpor", "--state-caching", "on", "--visited-mem", "1MiB"}, "--visited-mem does not apply to dpor"},
+		{"visited dir with stateful dpor", []string{"check", "abd", "--strategy", "dpor", "--state-caching", "on", "--visited-dir", "/tmp"}, "--visited-dir does not apply to dpor"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := runRavel(c.args...)

@@ -3,6 +3,7 @@ package ravelcli
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
@@ -73,4 +74,28 @@ func appliesTo(fl string) string {
 		return "delay-bounded"
 	}
 	return "dpor, transdpor, ired and liviola"
+}
+
+// visitedFlagsApply refuses --visited-mem and --visited-dir, given explicitly, with a
+// strategy whose stateful variant keeps its own record of the visited states
+// (dpor.StateKeeper, stateful DPOR): that record is in memory, so a budget the user set
+// would be silently ignored.
+func visitedFlagsApply(cmd string, fs *flag.FlagSet, strat dpor.Strategy) error {
+	c, ok := strat.(dpor.Cacheable)
+	if !ok {
+		return nil
+	}
+	if _, keeps := c.Stateful().(dpor.StateKeeper); !keeps {
+		return nil
+	}
+	var given []string
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "visited-mem" || fl.Name == "visited-dir" {
+			given = append(given, "--"+fl.Name)
+		}
+	})
+	if len(given) == 0 {
+		return nil
+	}
+	return usagef("%s: %s does not apply to %s with state caching: stateful DPOR keeps every visited state in its graph, in memory, and never spills (docs/strategies.md); drop the flag, or use exhaustive with --state-caching on to bound the memory", cmd, strings.Join(given, " and "), strat.Name())
 }

@@ -5,7 +5,6 @@ package headless
 import (
 	"bytes"
 	"os/exec"
-	"syscall"
 	"testing"
 )
 
@@ -22,13 +21,13 @@ func Chromium(t testing.TB, args ...string) string {
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + t.TempDir()}
 	cmd := exec.Command(bin, append(base, args...)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	defer killGroup(cmd)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("chromium: %v\n%s", err, errb.String())
 	}
