@@ -38,6 +38,9 @@ import (
 // anything. Its levels, when they run out, are flattened by badger rather than rebuilt.
 const streamLevels = 24
 
+// durableLevels is the number of levels of a checkpoint's store (openStore).
+const durableLevels = 3 * streamLevels
+
 // streamChunk is how many keys go to the stream writer in one buffer: each becomes an
 // entry of about 100 bytes on the Go heap until its table is built.
 const streamChunk = 1 << 13
