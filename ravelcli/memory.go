@@ -52,19 +52,21 @@ func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 // limit is soft: a search whose live heap needs more gets it, with more collections.
 const goHeapLimit = 48 << 20
 
-// limitGoHeap applies goHeapLimit to a run with state caching — but not with stateful
-// DPOR (a strategy with a stateful variant, dpor.Cacheable), whose graph of visited states
-// lives in the Go heap: once the graph outgrew the limit, the collector ran back to back
-// (abd 1w2r, 2.3 million states: 3.5 times exhaustive search's CPU, a third of it in the
-// kernel).
-func limitGoHeap(opts explorer.Options) {
-	if _, graph := opts.Strategy.(dpor.Cacheable); graph {
+// tuneCollector sets the Go collector for a run with state caching: goHeapLimit and
+// goGCPercent, each unless its environment variable (GOMEMLIMIT, GOGC) says otherwise —
+// but neither with stateful DPOR (a strategy with a stateful variant, dpor.Cacheable),
+// whose graph of visited states lives in the Go heap: once the graph outgrew the limit,
+// the collector ran back to back (abd 1w2r, 2.3 million states: 3.5 times exhaustive
+// search's CPU, a third of it in the kernel), and at GOGC 400 the heap would grow to five
+// times the graph.
+func tuneCollector(opts explorer.Options) {
+	if _, graph := opts.Strategy.(dpor.Cacheable); graph || !opts.StateCaching {
 		return
 	}
-	if opts.StateCaching && os.Getenv("GOMEMLIMIT") == "" {
+	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(goHeapLimit)
 	}
-	if opts.StateCaching && os.Getenv("GOGC") == "" {
+	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(goGCPercent)
 	}
 }
@@ -76,5 +78,5 @@ func limitGoHeap(opts explorer.Options) {
 // then cut each cycle's allowance by a third to a half: gossip with 4 agents in memory
 // ran 865 collections without --checkpoint and 1,385 with, and checkpoints cost 1.26×
 // the CPU. At 400 a cycle allows five times the live heap and the checkpointed run costs
-// 1.09× (docs/visited-states.md); goHeapLimit still bounds the heap.
+// 1.08× (docs/visited-states.md); goHeapLimit still bounds the heap.
 const goGCPercent = 400
