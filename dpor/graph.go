@@ -76,6 +76,7 @@ type Graph struct {
 	byContent fpTable // the first step of each content; stepNext chains the others
 	stepNext  []int32
 	depRow    []Bits // by class: the classes dependent on it (classDependent)
+	clsSteps  []Bits // by class: the steps of that class
 
 	next              int32   // the next discovery order
 	pending           []int32 // left states waiting for their component's summary
@@ -116,6 +117,10 @@ func (g *Graph) AddStep(sum StepSummary) int32 {
 		})
 	}
 	g.class = append(g.class, c)
+	for len(g.clsSteps) <= int(c) {
+		g.clsSteps = append(g.clsSteps, nil)
+	}
+	g.clsSteps[c].Set(int(k))
 	return k
 }
 

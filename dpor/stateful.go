@@ -1,9 +1,6 @@
 package dpor
 
-import (
-	"cmp"
-	"slices"
-)
+import "math/bits"
 
 // Stateful DPOR: source-set DPOR combined with state caching, after Yang, Chen,
 // Gopalakrishnan and Kirby ("Efficient stateful dynamic partial order reduction", SPIN
@@ -122,11 +119,15 @@ type stateful struct {
 	reach   Bits    // the steps reachable from the revisited state
 	classes []int32 // their classes
 	cbits   Bits
-	racing  Bits // the classes in a race with the step being looked at
-	queue   []int32
-	pairs   []racePair
-	lastDep []int32 // by class: the last step of the path it depends on (findRaces)
-	fg      Set     // a revisit's choice for one step by Flanagan and Godefroid's rule
+	// racingSteps: the graph's steps of the classes in a race with the step of the path
+	// being looked at (racingWith), to pick them out of reach
+	racingSteps Bits
+	queue       []int32
+	cand        []Set   // by class: the steps of the path it races with (raceLevels), during a revisit
+	raced       []int32 // the steps of the path some reachable class races with, in order
+	racedSet    Set
+	lastDep     []int32 // by class: the last step of the path it depends on (findRaces)
+	fg          Set     // a revisit's choice for one step by Flanagan and Godefroid's rule
 
 	counts *StatefulCounts // nil unless counting
 }
@@ -239,12 +240,9 @@ func (s *stateful) Revisit(p Path) {
 	b := s.backtracks(nodes)
 	s.findRaces(nodes, n)
 	top := &nodes[n]
-	for x := 0; x < len(s.pairs); {
-		i := int(s.pairs[x].i)
-		s.racing.Clear()
-		for ; x < len(s.pairs) && int(s.pairs[x].i) == i; x++ {
-			s.racing.Set(int(s.pairs[x].c))
-		}
+	for _, i32 := range s.raced {
+		i := int(i32)
+		s.racingWith(i)
 		pre := &nodes[i]
 		if k := s.firstNotAfter(nodes, i, n); k >= 0 {
 			// The first step of the path after i that does not happen after it comes
@@ -301,26 +299,36 @@ func (s *stateful) Revisit(p Path) {
 	}
 }
 
-// racePair says that a reachable step of class c could be in a race with step i of the
-// path.
-type racePair struct{ i, c int32 }
-
-// findRaces fills s.pairs, sorted by step, with every step i of the path (below n) and
-// reachable class c such that a step of class c run after the path would be in a race
-// with step i: it depends on step i and on no later step of the path that happens after
-// i (which would put i before it). It also fills s.lastDep[c]: the last step of the path
+// findRaces finds every step i of the path (below n) that a step of a reachable class c,
+// run after the path, would be in a race with: c depends on step i and on no later step
+// of the path that happens after i (which would put i before it). It fills s.raced with
+// those steps, in order, and s.cand with the candidates of every class (racingWith
+// picks a step's racing classes out of it); and s.lastDep[c]: the last step of the path
 // a step of class c depends on, or −1.
 func (s *stateful) findRaces(nodes []Node, n int) {
-	s.pairs = s.pairs[:0]
 	if len(s.lastDep) < len(s.g.classInfo) {
 		s.lastDep = make([]int32, len(s.g.classInfo))
 	}
 	cand, last := s.level(nodes, n)
+	s.cand = cand
+	s.racedSet.Clear()
 	for _, c := range s.classes {
 		s.lastDep[c] = last[c]
-		cand[c].Each(func(k int) { s.pairs = append(s.pairs, racePair{int32(k), c}) })
+		s.racedSet.Union(&cand[c])
 	}
-	slices.SortFunc(s.pairs, func(a, b racePair) int { return cmp.Compare(a.i, b.i) })
+	s.raced = s.raced[:0]
+	s.racedSet.Each(func(i int) { s.raced = append(s.raced, int32(i)) })
+}
+
+// racingWith fills s.racingSteps with the graph's steps of the reachable classes in a
+// race with step i of the path (findRaces).
+func (s *stateful) racingWith(i int) {
+	s.racingSteps.Clear()
+	for _, c := range s.classes {
+		if s.cand[c].Has(i) {
+			s.racingSteps.Or(s.g.clsSteps[c])
+		}
+	}
 }
 
 // firstNotAfter returns the first step of the path after i (below n) that does not
@@ -354,7 +362,11 @@ func (s *stateful) reachable(k int32, n int) int {
 		// The common case: the revisited state's summary is known, and so its classes.
 		s.reach = append(s.reach, g.sum(st.sum)...)
 		s.classes = s.classes[:0]
-		g.sumClasses(st.sum).Each(func(c int) { s.classes = append(s.classes, int32(c)) })
+		for k, w := range g.sumClasses(st.sum) { // Bits.Each, inlined
+			for ; w != 0; w &= w - 1 {
+				s.classes = append(s.classes, int32(k*64+bits.TrailingZeros64(w)))
+			}
+		}
 		return n
 	}
 	low := n
@@ -394,22 +406,26 @@ func (s *stateful) reachable(k int32, n int) int {
 // steps that were pending at pre (Flanagan and Godefroid's rule: the racing step itself),
 // and reports whether every racing step was.
 func (s *stateful) racersEnabled(pre *Node, out *Set) bool {
-	all := true
-	s.reach.Each(func(t int) {
-		if !all || !s.racing.Has(int(s.g.class[t])) {
-			return
+	// The reachable steps of the racing classes, in order (s.racingSteps picks them).
+	for k, w := range s.reach {
+		if k >= len(s.racingSteps) {
+			break
 		}
-		c := s.g.Steps[t].Content
-		found := false
-		for k := range pre.Enabled {
-			if pre.Enabled[k].Content == c {
-				out.Add(k)
-				found = true
+		for w &= s.racingSteps[k]; w != 0; w &= w - 1 {
+			c := s.g.Steps[k*64+bits.TrailingZeros64(w)].Content
+			found := false
+			for e := range pre.Enabled {
+				if pre.Enabled[e].Content == c {
+					out.Add(e)
+					found = true
+				}
+			}
+			if !found {
+				return false
 			}
 		}
-		all = found
-	})
-	return all
+	}
+	return true
 }
 
 // couldLead reports whether an event of the given content, delivered after the path,

@@ -3,6 +3,7 @@ package dpor_test
 import (
 	"context"
 	"os"
+	"syscall"
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -13,7 +14,9 @@ import (
 // BenchmarkStatefulDPOR sets dpor with state caching against exhaustive search with
 // state caching on the configurations where the stateful strategy's cost per state
 // shows most (docs/strategies.md, "Measured: states, schedules and time"); it reports
-// states per second of exploring. RAVEL_BENCH_LARGE=1 adds the largest configurations.
+// states per second of exploring, and the process's CPU time (user + system, the
+// collector's included) per run: on a shared machine the wall time moves with the load
+// far more than the CPU time does. RAVEL_BENCH_LARGE=1 adds the largest configurations.
 func BenchmarkStatefulDPOR(b *testing.B) {
 	configs := []struct{ sys, harness string }{
 		{"register", "2r2w"},
@@ -41,6 +44,7 @@ func BenchmarkStatefulDPOR(b *testing.B) {
 			b.Run(bc.sys+"-"+bc.harness+"/"+strat, func(b *testing.B) {
 				var states int64
 				var secs float64
+				cpu0 := processCPU(b)
 				for b.Loop() {
 					s, err := dpor.New(strat, dpor.Config{})
 					if err != nil {
@@ -57,7 +61,17 @@ func BenchmarkStatefulDPOR(b *testing.B) {
 					secs += res.Stats.Explore.Seconds()
 				}
 				b.ReportMetric(float64(states)/secs, "states/s")
+				b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
+}
+
+// processCPU is the process's user + system time so far, in nanoseconds.
+func processCPU(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
