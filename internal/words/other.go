@@ -1,0 +1,6 @@
+//go:build !linux
+
+package words
+
+// adviseHugePages does nothing on this platform.
+func adviseHugePages([]uint64) {}
