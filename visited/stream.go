@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 
 	"github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/pb"
 	"github.com/dgraph-io/ristretto/v2/z"
 )
 
@@ -118,36 +117,36 @@ const bitDelete byte = 1 << 0
 
 // streamKeys writes the keys next returns, in increasing order, to sw, each with the
 // value val (a deletion with none).
-func streamKeys(sw *badger.StreamWriter, val []byte, next func() (fp uint64, del, ok bool)) error {
-	kv := pb.KV{Version: storeVersion}
-	var key [8]byte
-	kv.Key = key[:]
-	tomb := []byte{bitDelete}
+func streamKeys(sw *badger.StreamWriter, val []byte, next func() (fp uint64, del, ok bool)) (err error) {
+	// One buffer for every chunk: Write has copied each entry out of it when it returns.
+	buf := z.NewBuffer(streamChunk*24, "ravel.visited")
+	defer func() {
+		if rerr := buf.Release(); err == nil {
+			err = rerr
+		}
+	}()
 	for {
-		buf := z.NewBuffer(streamChunk*24, "ravel.visited")
+		buf.Reset()
 		n := 0
 		for n < streamChunk {
 			fp, del, ok := next()
 			if !ok {
 				break
 			}
-			binary.BigEndian.PutUint64(key[:], fp)
-			kv.Meta, kv.Value = nil, val
 			if del {
-				kv.Meta, kv.Value = tomb, nil
+				appendKV(buf, fp, nil, storeVersion, true)
+			} else {
+				appendKV(buf, fp, val, storeVersion, false)
 			}
-			badger.KVToBuffer(&kv, buf)
 			n++
 		}
-		var err error
 		if n > 0 {
-			err = sw.Write(buf)
+			if err := sw.Write(buf); err != nil {
+				return err
+			}
 		}
-		if rerr := buf.Release(); err == nil {
-			err = rerr
-		}
-		if err != nil || n < streamChunk {
-			return err
+		if n < streamChunk {
+			return nil
 		}
 	}
 }
