@@ -2,6 +2,7 @@ package visited
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,7 +76,11 @@ type store struct {
 	dir      string
 	db       *badger.DB
 	durable  bool        // a checkpoint's store: flattened, not rebuilt, when its levels run out
+	levels   int         // badger levels (openStoreLevels)
+	cold     *store      // the spill tier's cold store (tiers.go), once opened
+	coldTier bool        // this is a cold store: rebuilt when its levels run out
 	rebuilds int         // stream stores rebuilt, for tests
+	flushes  int         // times a hot store moved its keys to its cold store, for tests
 	epoch    uint64      // of a durable store: written as each key's value
 	rtx      *badger.Txn // reads at storeVersion
 	tables   *tableSet   // the tables, read directly (tables.go)
@@ -109,7 +114,7 @@ func openStore(dir string, durable bool) (*store, error) {
 // openStoreLevels is openStore with the number of levels of a stream-written store given
 // (tests use few, to rebuild often).
 func openStoreLevels(dir string, durable bool, levels int) (*store, error) {
-	s := &store{dir: dir, epoch: 1, durable: durable}
+	s := &store{dir: dir, epoch: 1, durable: durable, levels: levels}
 	opt := streamOptions(storeOptions(dir), levels)
 	if err := removeEmptyMemtables(dir); err != nil {
 		return nil, err
@@ -169,7 +174,7 @@ func (s *store) value() []byte {
 // has reports whether fp is on disk.
 func (s *store) has(fp uint64) (found bool, err error) {
 	err = guard(func() error {
-		found = s.tables.has(fp)
+		found = s.tables.has(fp) || s.cold != nil && s.cold.tables.has(fp)
 		return nil
 	})
 	return found, err
@@ -180,11 +185,18 @@ func (s *store) scanUnordered(fn func(uint64)) error {
 	if s.durable {
 		return s.scan(fn) // a resumed durable store may hold deletions
 	}
-	return guard(func() error { return s.tables.scanUnordered(fn) })
+	return guard(func() error {
+		if s.cold != nil {
+			if err := s.cold.tables.scanUnordered(fn); err != nil {
+				return err
+			}
+		}
+		return s.tables.scanUnordered(fn)
+	})
 }
 
 // scanSorted is scan for a store that is not durable (without deletions), reading the
-// tables directly.
+// tables directly; a hot store's cold store is not included (rebuild is its one user).
 func (s *store) scanSorted(fn func(uint64)) error {
 	if s.durable {
 		return s.scan(fn)
@@ -280,9 +292,14 @@ func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 func (s *store) sync() error { return guard(s.db.Sync) }
 
 func (s *store) close() error {
-	return guard(func() error {
+	var cerr error
+	if s.cold != nil {
+		cerr = s.cold.close()
+		s.cold = nil
+	}
+	return errors.Join(cerr, guard(func() error {
 		s.tables.closeAll()
 		s.rtx.Discard()
 		return s.db.Close()
-	})
+	}))
 }

@@ -54,13 +54,29 @@ func streamOptions(opt badger.Options, levels int) badger.Options {
 }
 
 // streamWrite writes the fingerprints in sorted (distinct, none on disk) as a new level.
-// When no level above level 1 is free, a store that is not durable is rebuilt with them;
-// a durable one is flattened first (badger's Flatten: slower, but a kill in the middle
-// leaves the store as it was).
 func (s *store) streamWrite(sorted []uint64) error {
+	i := 0
+	return s.writeKeys(func() (uint64, bool) {
+		if i == len(sorted) {
+			return 0, false
+		}
+		i++
+		return sorted[i-1], true
+	})
+}
+
+// writeKeys writes the fingerprints next returns (increasing, distinct, none on disk) as
+// a new level. When no level above level 1 is free, the spill tier's store moves all it
+// holds, with them, to its cold store (flushCold); the cold store is rebuilt with them;
+// a durable store is flattened first (badger's Flatten: slower, but a kill in the middle
+// leaves the store as it was).
+func (s *store) writeKeys(next func() (uint64, bool)) error {
 	if s.levelsFull() {
-		if !s.durable {
-			return s.rebuild(sorted)
+		switch {
+		case s.coldTier:
+			return s.rebuild(next)
+		case !s.durable:
+			return s.flushCold(next)
 		}
 		s.tables.closeAll()
 		if err := s.db.Flatten(2); err != nil {
@@ -71,13 +87,9 @@ func (s *store) streamWrite(sorted []uint64) error {
 		}
 		s.rebuilds++
 	}
-	i := 0
 	return s.streamAt(s.value(), func() (uint64, bool, bool) {
-		if i == len(sorted) {
-			return 0, false, false
-		}
-		i++
-		return sorted[i-1], false, true
+		fp, ok := next()
+		return fp, false, ok
 	})
 }
 
@@ -154,11 +166,12 @@ func streamKeys(sw *badger.StreamWriter, val []byte, next func() (fp uint64, del
 // rebuildFile is the temporary file that holds the store's keys while it is rebuilt.
 const rebuildFile = "rebuild.tmp"
 
-// rebuild writes every key of the store, merged with sorted, as a fresh store of one
-// level: the keys are copied to a temporary file (8 bytes each), the store is emptied,
-// and the merge of the file and sorted is stream-written. A crash in between loses the
-// store, which is a spill tier removed at Close anyway; durable stores never come here.
-func (s *store) rebuild(sorted []uint64) (err error) {
+// rebuild writes every key of the store, merged with the keys more returns (increasing,
+// none in the store), as a fresh store of one level: the store's keys are copied to a
+// temporary file (8 bytes each), the store is emptied, and the merge of the file and more
+// is stream-written. A crash in between loses the store, which is a spill tier removed at
+// Close anyway; durable stores never come here.
+func (s *store) rebuild(more func() (uint64, bool)) (err error) {
 	path := filepath.Join(s.dir, rebuildFile)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_RDWR, 0o644)
 	if err != nil {
@@ -201,19 +214,10 @@ func (s *store) rebuild(sorted []uint64) (err error) {
 		}
 		return binary.LittleEndian.Uint64(b[:]), true
 	}
-	old, haveOld := readOld()
-	i := 0
+	merged := mergeSorted(readOld, more)
 	next := func() (uint64, bool, bool) {
-		if haveOld && (i == len(sorted) || old < sorted[i]) {
-			fp := old
-			old, haveOld = readOld()
-			return fp, false, true
-		}
-		if i < len(sorted) {
-			i++
-			return sorted[i-1], false, true
-		}
-		return 0, false, false
+		fp, ok := merged()
+		return fp, false, ok
 	}
 	s.tables.closeAll()
 	sw := s.db.NewStreamWriter()
