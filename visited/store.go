@@ -277,12 +277,12 @@ func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 			return nil
 		}
 		i := 0
-		return s.streamAt(nil, func() (uint64, bool, bool) {
+		return s.streamAt(func() (entry, bool) {
 			if i == len(del) {
-				return 0, false, false
+				return entry{}, false
 			}
 			i++
-			return del[i-1], true, true
+			return entry{fp: del[i-1], del: true}, true
 		})
 	})
 	return kept, err

@@ -87,21 +87,25 @@ func (s *store) writeKeys(next func() (uint64, bool)) error {
 		}
 		s.rebuilds++
 	}
-	return s.streamAt(s.value(), func() (uint64, bool, bool) {
-		fp, ok := next()
-		return fp, false, ok
-	})
+	return s.streamAt(valued(next, s.value()))
 }
 
-// streamAt writes the keys next returns (in increasing order; del marks a deletion), each
-// with the value val, as a new level above the others.
-func (s *store) streamAt(val []byte, next func() (fp uint64, del, ok bool)) error {
+// entry is one key of a stream write: a fingerprint with its value, or its deletion.
+type entry struct {
+	fp  uint64
+	val []byte
+	del bool
+}
+
+// streamAt writes the entries next returns (in increasing order of fp) as a new level
+// above the others.
+func (s *store) streamAt(next func() (entry, bool)) error {
 	sw := s.db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
 		return err
 	}
-	if err := streamKeys(sw, val, next); err != nil {
+	if err := streamKeys(sw, next); err != nil {
 		sw.Cancel()
 		return err
 	}
@@ -123,13 +127,20 @@ func (s *store) levelsFull() bool {
 	return false
 }
 
+// valued turns a sequence of fingerprints into entries with the value val.
+func valued(next func() (uint64, bool), val []byte) func() (entry, bool) {
+	return func() (entry, bool) {
+		fp, ok := next()
+		return entry{fp: fp, val: val}, ok
+	}
+}
+
 // bitDelete is badger's entry flag of a deletion (unexported there, value.go), which a
 // stream writer takes as an entry's Meta.
 const bitDelete byte = 1 << 0
 
-// streamKeys writes the keys next returns, in increasing order, to sw, each with the
-// value val (a deletion with none).
-func streamKeys(sw *badger.StreamWriter, val []byte, next func() (fp uint64, del, ok bool)) (err error) {
+// streamKeys writes the entries next returns, in increasing order, to sw.
+func streamKeys(sw *badger.StreamWriter, next func() (entry, bool)) (err error) {
 	// One buffer for every chunk: Write has copied each entry out of it when it returns.
 	buf := z.NewBuffer(streamChunk*24, "ravel.visited")
 	defer func() {
@@ -141,15 +152,11 @@ func streamKeys(sw *badger.StreamWriter, val []byte, next func() (fp uint64, del
 		buf.Reset()
 		n := 0
 		for n < streamChunk {
-			fp, del, ok := next()
+			e, ok := next()
 			if !ok {
 				break
 			}
-			if del {
-				appendKV(buf, fp, nil, storeVersion, true)
-			} else {
-				appendKV(buf, fp, val, storeVersion, false)
-			}
+			appendKV(buf, e.fp, e.val, storeVersion, e.del)
 			n++
 		}
 		if n > 0 {
@@ -214,18 +221,14 @@ func (s *store) rebuild(more func() (uint64, bool)) (err error) {
 		}
 		return binary.LittleEndian.Uint64(b[:]), true
 	}
-	merged := mergeSorted(readOld, more)
-	next := func() (uint64, bool, bool) {
-		fp, ok := merged()
-		return fp, false, ok
-	}
+	next := valued(mergeSorted(readOld, more), s.value())
 	s.tables.closeAll()
 	sw := s.db.NewStreamWriter()
 	if err := sw.Prepare(); err != nil {
 		sw.Cancel()
 		return err
 	}
-	if err := streamKeys(sw, s.value(), next); err != nil {
+	if err := streamKeys(sw, next); err != nil {
 		sw.Cancel()
 		return err
 	}
