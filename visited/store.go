@@ -105,10 +105,23 @@ func guard(f func() error) (err error) {
 // 1.09 times (docs/visited-states.md). A lookup pays only a Bloom check for each extra
 // level.
 func openStore(dir string, durable bool) (*store, error) {
-	if durable {
-		return openStoreLevels(dir, durable, durableLevels)
+	if !durable {
+		return openStoreLevels(dir, durable, streamLevels)
 	}
-	return openStoreLevels(dir, durable, streamLevels)
+	return openDurable(dir, durableLevels)
+}
+
+// openDurable opens a checkpoint's store with the given number of levels (tests use
+// few), with its cold store if it has one, and finishes a move a kill cut short.
+func openDurable(dir string, levels int) (*store, error) {
+	s, err := openStoreLevels(dir, true, levels)
+	if err != nil {
+		return nil, err
+	}
+	if err := guard(s.openDurableCold); err != nil {
+		return nil, errors.Join(err, s.close())
+	}
+	return s, nil
 }
 
 // openStoreLevels is openStore with the number of levels of a stream-written store given
@@ -195,11 +208,12 @@ func (s *store) scanUnordered(fn func(uint64)) error {
 	})
 }
 
-// scanSorted is scan for a store that is not durable (without deletions), reading the
-// tables directly; a hot store's cold store is not included (rebuild is its one user).
+// scanSorted calls fn with every fingerprint of this store, not of its cold store, in
+// increasing order (rebuild is its one user). It reads the tables directly, so it is for
+// a store that is not durable (without deletions).
 func (s *store) scanSorted(fn func(uint64)) error {
 	if s.durable {
-		return s.scan(fn)
+		return errors.New("scanSorted of a durable store")
 	}
 	return guard(func() error { return s.tables.scanSorted(fn) })
 }
@@ -210,9 +224,20 @@ func (s *store) write(sorted []uint64) error {
 	return guard(func() error { return s.streamWrite(sorted) })
 }
 
-// scan calls fn with every fingerprint visible at the store's version, in increasing
-// order.
+// scan calls fn with every fingerprint visible at the store's version: the hot store's
+// in increasing order, then the cold store's.
 func (s *store) scan(fn func(uint64)) error {
+	if err := s.scanOne(fn); err != nil {
+		return err
+	}
+	if s.cold != nil {
+		return s.cold.scanOne(fn)
+	}
+	return nil
+}
+
+// scanOne is scan of this store alone, through badger's iterator.
+func (s *store) scanOne(fn func(uint64)) error {
 	return guard(func() error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
@@ -235,10 +260,21 @@ func (s *store) scan(fn func(uint64)) error {
 // dropAfter makes the store hold exactly the fingerprints written in epochs up to v:
 // those written later (by a run killed after its last checkpoint, or by a resume from
 // that checkpoint killed before the next one) are deleted, and epoch v+1 begins. It calls
-// fn with every fingerprint kept, in increasing order, and returns how many there are.
+// fn with every fingerprint kept (in increasing order within each of the hot and the cold
+// store), and returns how many there are.
 // Only the last checkpoint's record is kept, so the store never has to go back further
 // than the fingerprints deleted here.
 func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
+	kept, err = s.dropAfterOne(v, fn)
+	if err != nil || s.cold == nil {
+		return kept, err
+	}
+	coldKept, err := s.cold.dropAfterOne(v, fn)
+	return kept + coldKept, err
+}
+
+// dropAfterOne is dropAfter of this store alone.
+func (s *store) dropAfterOne(v uint64, fn func(uint64)) (kept uint64, err error) {
 	err = guard(func() error {
 		var del []uint64
 		opts := badger.DefaultIteratorOptions
@@ -289,7 +325,14 @@ func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 }
 
 // sync makes everything written so far durable.
-func (s *store) sync() error { return guard(s.db.Sync) }
+func (s *store) sync() error {
+	if s.cold != nil {
+		if err := guard(s.cold.db.Sync); err != nil {
+			return err
+		}
+	}
+	return guard(s.db.Sync)
+}
 
 func (s *store) close() error {
 	var cerr error

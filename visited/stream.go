@@ -66,28 +66,39 @@ func (s *store) streamWrite(sorted []uint64) error {
 }
 
 // writeKeys writes the fingerprints next returns (increasing, distinct, none on disk) as
-// a new level. When no level above level 1 is free, the spill tier's store moves all it
-// holds, with them, to its cold store (flushCold); the cold store is rebuilt with them;
-// a durable store is flattened first (badger's Flatten: slower, but a kill in the middle
-// leaves the store as it was).
+// a new level. When no level above level 1 is free: the spill tier's hot store moves all
+// it holds, with them, to its cold store (flushCold), and the cold store is rebuilt with
+// them; a checkpoint's hot store moves all it holds to its cold store first (moveCold),
+// and the cold store is flattened (badger's Flatten: slower than a rebuild, but a kill in
+// the middle leaves the store as it was).
 func (s *store) writeKeys(next func() (uint64, bool)) error {
 	if s.levelsFull() {
 		switch {
-		case s.coldTier:
+		case !s.durable && s.coldTier:
 			return s.rebuild(next)
 		case !s.durable:
 			return s.flushCold(next)
+		case !s.coldTier:
+			if err := s.moveCold(); err != nil {
+				return err
+			}
+		default:
+			if err := s.flatten(); err != nil {
+				return err
+			}
 		}
-		s.tables.closeAll()
-		if err := s.db.Flatten(2); err != nil {
-			return err
-		}
-		if err := s.tables.refresh(s.db); err != nil {
-			return err
-		}
-		s.rebuilds++
 	}
 	return s.streamAt(valued(next, s.value()))
+}
+
+// flatten makes room in a durable store with badger's Flatten, which leaves one level.
+func (s *store) flatten() error {
+	s.tables.closeAll()
+	if err := s.db.Flatten(2); err != nil {
+		return err
+	}
+	s.rebuilds++
+	return s.tables.refresh(s.db)
 }
 
 // entry is one key of a stream write: a fingerprint with its value, or its deletion.
