@@ -97,18 +97,17 @@ func guard(f func() error) (err error) {
 	return f()
 }
 
-// A durable store gets durableLevels instead of streamLevels: it is flattened by badger,
-// not rebuilt, when its levels run out, and a flatten rewrites the tree level by level.
-// With two generations in memory a spill is half a table, so spills come twice as often;
-// at 24 levels the checkpointed gossip run at 1MiB (43 spills) flattened twice and took
-// 2.4 times the CPU of the same run without checkpoints; at 72 it never flattens and takes
-// 1.09 times (docs/visited-states.md). A lookup pays only a Bloom check for each extra
-// level.
+// openStore opens the spill tier's store (durable false) or a checkpoint's, with
+// streamLevels levels. A checkpoint's store had 72 for a while, when it was flattened by
+// badger as soon as its levels ran out (a flatten rewrites the tree level by level; at 24
+// the checkpointed gossip run at 1MiB, 43 spills, flattened twice and took 2.4 times the
+// CPU of the same run without checkpoints). Now its hot store moves its keys to its cold
+// store instead (tiers.go), and 24 levels cost the same as 72 (docs/visited-states.md).
 func openStore(dir string, durable bool) (*store, error) {
 	if !durable {
 		return openStoreLevels(dir, durable, streamLevels)
 	}
-	return openDurable(dir, durableLevels)
+	return openDurable(dir, streamLevels)
 }
 
 // openDurable opens a checkpoint's store with the given number of levels (tests use

@@ -34,11 +34,9 @@ import (
 // A durable store (a checkpoint's) is written the same way, and a resume's rewrites
 // (store.dropAfter) are one stream write with deletions; nothing may go through
 // badger's write path, as the stream writer refuses a database whose memtable holds
-// anything. Its levels, when they run out, are flattened by badger rather than rebuilt.
+// anything. Both kinds of store have a cold store behind them (tiers.go); a durable
+// cold store's levels, when they run out, are flattened by badger rather than rebuilt.
 const streamLevels = 24
-
-// durableLevels is the number of levels of a checkpoint's store (openStore).
-const durableLevels = 3 * streamLevels
 
 // streamChunk is how many keys go to the stream writer in one buffer: each becomes an
 // entry of about 100 bytes on the Go heap until its table is built.
