@@ -126,12 +126,17 @@ func openDurable(dir string, levels int) (*store, error) {
 // openStoreLevels is openStore with the number of levels of a stream-written store given
 // (tests use few, to rebuild often).
 func openStoreLevels(dir string, durable bool, levels int) (*store, error) {
+	used, err := manifestLevels(dir)
+	if err != nil {
+		return nil, err
+	}
+	levels = max(levels, used)
 	s := &store{dir: dir, epoch: 1, durable: durable, levels: levels}
 	opt := streamOptions(storeOptions(dir), levels)
 	if err := removeEmptyMemtables(dir); err != nil {
 		return nil, err
 	}
-	err := guard(func() error {
+	err = guard(func() error {
 		db, err := badger.OpenManaged(opt)
 		if err != nil {
 			return err
@@ -344,4 +349,33 @@ func (s *store) close() error {
 		s.rtx.Discard()
 		return s.db.Close()
 	}))
+}
+
+// manifestLevels returns how many levels the store in dir uses (1 + the highest level
+// holding a table), 0 for a directory without a store. A store opened with fewer levels
+// than its tables are in makes badger panic in a goroutine of its own, where guard
+// cannot catch it: a checkpoint taken by a Ravel whose stores had more levels (72, before
+// the cold store) must open with as many.
+func manifestLevels(dir string) (int, error) {
+	f, err := os.Open(filepath.Join(dir, badger.ManifestFilename))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var m badger.Manifest
+	err = guard(func() error {
+		var rerr error
+		m, _, rerr = badger.ReplayManifestFile(f, 0, storeOptions(dir))
+		return rerr
+	})
+	if err != nil {
+		return 0, fmt.Errorf("reading %s: %w", f.Name(), err)
+	}
+	used := 0
+	for _, t := range m.Tables {
+		used = max(used, int(t.Level)+1)
+	}
+	return used, nil
 }

@@ -168,3 +168,32 @@ func TestDurableMoveCutShort(t *testing.T) {
 		})
 	}
 }
+
+// TestStoreOpensWithItsLevels: a store written with more levels than the opener asks for
+// (a checkpoint of a Ravel whose stores had 72) opens with as many as its tables use,
+// instead of making badger panic, and holds what was written.
+func TestStoreOpensWithItsLevels(t *testing.T) {
+	for _, durable := range []bool{false, true} {
+		t.Run(map[bool]string{false: "spill", true: "durable"}[durable], func(t *testing.T) {
+			dir := t.TempDir()
+			s, err := openStoreLevels(dir, durable, 12)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(14, 5))
+			epochs := map[uint64]uint64{}
+			durableBatches(t, s, r, 1, 3, epochs) // levels 11, 10 and 9
+			if err := s.close(); err != nil {
+				t.Fatal(err)
+			}
+			if s, err = openStoreLevels(dir, durable, 5); err != nil {
+				t.Fatal(err)
+			}
+			defer s.close()
+			if s.levels != 12 {
+				t.Errorf("opened with %d levels, want the 12 its tables use", s.levels)
+			}
+			checkDurable(t, s, epochs, 3)
+		})
+	}
+}
