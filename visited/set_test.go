@@ -111,6 +111,9 @@ func TestVisitedOracle(t *testing.T) {
 				if v.rebuilt == 0 {
 					t.Errorf("stats %+v: the filter was never rebuilt", st)
 				}
+				if st.Spills > streamLevels && v.store.flushes == 0 {
+					t.Errorf("stats %+v: %d spills and the hot store never moved to the cold store", st, st.Spills)
+				}
 				if st.MemBytes > tc.mem || st.MemBytes < tc.mem*9/10 {
 					t.Errorf("stats %+v: MemBytes should be just under the budget %d once spilling", st, tc.mem)
 				}
@@ -479,32 +482,35 @@ func TestVisitedFilterRate(t *testing.T) {
 }
 
 // TestVisitedStoreOracle checks the badger store alone against a Go map, as the spill
-// tier (through several rebuilds) and as a durable store (through several flattens):
-// after each of many sorted batches of different sizes, every fingerprint
-// written is found, fingerprints never written are not, and a scan yields each exactly
-// once.
+// tier (through several flushes to its cold store and a rebuild of that) and as a durable
+// store (through several moves to its cold store and a flatten of that): after each of many sorted batches of different sizes,
+// every fingerprint written is found, fingerprints never written are not, and a scan
+// yields each exactly once.
 func TestVisitedStoreOracle(t *testing.T) {
 	for _, tc := range []struct {
-		name         string
-		durable      bool
-		levels       int
-		wantRebuilds int
+		name                      string
+		durable                   bool
+		levels, batches           int
+		wantFlushes, wantRebuilds int
 	}{
-		// 5 levels: batches 1-4 go to levels 4, 3, 2 and 1, batch 5 rebuilds the store
-		// into level 4, and so does every fourth batch after it (5, 9, 13, 17).
-		{"stream", false, 5, 4},
-		// A durable store is flattened instead, into level 4, which leaves three levels
-		// free: batches 5, 8, ..., 20 flatten it.
-		{"durable", true, 5, 6},
+		// 5 levels: batches 1-4 go to levels 4, 3, 2 and 1 of the hot store; batch 5
+		// moves them, with itself, to level 4 of the cold store, and empties the hot
+		// store; so does every fifth batch after it, to levels 3, 2 and 1 of the cold
+		// store (10, 15, 20). At batch 25 the cold store is full and is rebuilt, with
+		// batches 21-25, into its level 4; batch 30 goes to its level 3.
+		{"stream", false, 5, 30, 6, 1},
+		// A durable store moves its keys to its cold store the same way (batches 5, 9,
+		// ..., 29), each key with its value; the cold store is flattened instead of
+		// rebuilt when full (batch 21), into its level 4.
+		{"durable", true, 5, 30, 7, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			testStoreOracle(t, tc.durable, tc.levels, tc.wantRebuilds)
+			testStoreOracle(t, tc.durable, tc.levels, tc.batches, tc.wantFlushes, tc.wantRebuilds)
 		})
 	}
 }
 
-func testStoreOracle(t *testing.T, durable bool, levels, wantRebuilds int) {
-	const batches = 20
+func testStoreOracle(t *testing.T, durable bool, levels, batches, wantFlushes, wantRebuilds int) {
 	s, err := openStoreLevels(t.TempDir(), durable, levels)
 	if err != nil {
 		t.Fatal(err)
@@ -539,10 +545,14 @@ func testStoreOracle(t *testing.T, durable bool, levels, wantRebuilds int) {
 			}
 		}
 	}
-	if s.rebuilds != wantRebuilds {
-		t.Errorf("store rebuilt %d times, want %d", s.rebuilds, wantRebuilds)
+	rebuilds := s.rebuilds
+	if s.cold != nil {
+		rebuilds += s.cold.rebuilds
 	}
 	scanned := map[uint64]int{}
+	if s.flushes != wantFlushes || rebuilds != wantRebuilds {
+		t.Errorf("store flushed to its cold store %d times and rebuilt %d, want %d and %d", s.flushes, rebuilds, wantFlushes, wantRebuilds)
+	}
 	if err := s.scan(func(fp uint64) { scanned[fp]++ }); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package visited
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,9 +28,13 @@ import (
 //     (RssFile, page cache the kernel reclaims), not the process's own memory; a block or
 //     index cache would keep a second, anonymous copy of the same bytes. Blocks of 4 KiB:
 //     1 KiB ones were no faster.
-//   - BloomFalsePositive 0.01: a lookup that passes our filter (mostly a true revisit)
+//   - BloomFalsePositive 0.001: a lookup that passes our filter (mostly a true revisit)
 //     checks one table per level, newest first; badger's filters skip the levels that do
-//     not hold the key.
+//     not hold the key. Badger's filter (a 32-bit hash, double hashing) lets through
+//     about four times the rate it is given: 4.1 % of absent 8-byte keys at 0.01 for a
+//     table of 32,000 keys, 1.0 % at 0.001 (TestBadgerBloomRate). At 0.01, 154,000 of the
+//     612,000 table searches of gossip-4 at 1MiB found nothing; at 0.001, 40,000 of
+//     498,000, for 0.4 bytes more per key on disk.
 //   - ValueThreshold 1 KiB, ValueLogFileSize 1 MiB: values are empty and stay in the LSM
 //     tree, so the value log is never written.
 //   - ChecksumVerificationMode OnTableRead: a table's checksums are verified when it is
@@ -47,7 +52,7 @@ func storeOptions(dir string) badger.Options {
 		WithCompression(options.None).
 		WithBlockCacheSize(0).
 		WithIndexCacheSize(0).
-		WithBloomFalsePositive(0.01).
+		WithBloomFalsePositive(0.001).
 		WithBlockSize(4 << 10).
 		WithDetectConflicts(false).
 		WithMetricsEnabled(false).
@@ -71,7 +76,11 @@ type store struct {
 	dir      string
 	db       *badger.DB
 	durable  bool        // a checkpoint's store: flattened, not rebuilt, when its levels run out
+	levels   int         // badger levels (openStoreLevels)
+	cold     *store      // the spill tier's cold store (tiers.go), once opened
+	coldTier bool        // this is a cold store: rebuilt when its levels run out
 	rebuilds int         // stream stores rebuilt, for tests
+	flushes  int         // times a hot store moved its keys to its cold store, for tests
 	epoch    uint64      // of a durable store: written as each key's value
 	rtx      *badger.Txn // reads at storeVersion
 	tables   *tableSet   // the tables, read directly (tables.go)
@@ -88,29 +97,46 @@ func guard(f func() error) (err error) {
 	return f()
 }
 
-// A durable store gets durableLevels instead of streamLevels: it is flattened by badger,
-// not rebuilt, when its levels run out, and a flatten rewrites the tree level by level.
-// With two generations in memory a spill is half a table, so spills come twice as often;
-// at 24 levels the checkpointed gossip run at 1MiB (43 spills) flattened twice and took
-// 2.4 times the CPU of the same run without checkpoints; at 72 it never flattens and takes
-// 1.09 times (docs/visited-states.md). A lookup pays only a Bloom check for each extra
-// level.
+// openStore opens the spill tier's store (durable false) or a checkpoint's, with
+// streamLevels levels. A checkpoint's store had 72 for a while, when it was flattened by
+// badger as soon as its levels ran out (a flatten rewrites the tree level by level; at 24
+// the checkpointed gossip run at 1MiB, 43 spills, flattened twice and took 2.4 times the
+// CPU of the same run without checkpoints). Now its hot store moves its keys to its cold
+// store instead (tiers.go), and 24 levels cost the same as 72 (docs/visited-states.md).
 func openStore(dir string, durable bool) (*store, error) {
-	if durable {
-		return openStoreLevels(dir, durable, durableLevels)
+	if !durable {
+		return openStoreLevels(dir, durable, streamLevels)
 	}
-	return openStoreLevels(dir, durable, streamLevels)
+	return openDurable(dir, streamLevels)
+}
+
+// openDurable opens a checkpoint's store with the given number of levels (tests use
+// few), with its cold store if it has one, and finishes a move a kill cut short.
+func openDurable(dir string, levels int) (*store, error) {
+	s, err := openStoreLevels(dir, true, levels)
+	if err != nil {
+		return nil, err
+	}
+	if err := guard(s.openDurableCold); err != nil {
+		return nil, errors.Join(err, s.close())
+	}
+	return s, nil
 }
 
 // openStoreLevels is openStore with the number of levels of a stream-written store given
 // (tests use few, to rebuild often).
 func openStoreLevels(dir string, durable bool, levels int) (*store, error) {
-	s := &store{dir: dir, epoch: 1, durable: durable}
+	used, err := manifestLevels(dir)
+	if err != nil {
+		return nil, err
+	}
+	levels = max(levels, used)
+	s := &store{dir: dir, epoch: 1, durable: durable, levels: levels}
 	opt := streamOptions(storeOptions(dir), levels)
 	if err := removeEmptyMemtables(dir); err != nil {
 		return nil, err
 	}
-	err := guard(func() error {
+	err = guard(func() error {
 		db, err := badger.OpenManaged(opt)
 		if err != nil {
 			return err
@@ -165,7 +191,7 @@ func (s *store) value() []byte {
 // has reports whether fp is on disk.
 func (s *store) has(fp uint64) (found bool, err error) {
 	err = guard(func() error {
-		found = s.tables.has(fp)
+		found = s.tables.has(fp) || s.cold != nil && s.cold.tables.has(fp)
 		return nil
 	})
 	return found, err
@@ -176,14 +202,22 @@ func (s *store) scanUnordered(fn func(uint64)) error {
 	if s.durable {
 		return s.scan(fn) // a resumed durable store may hold deletions
 	}
-	return guard(func() error { return s.tables.scanUnordered(fn) })
+	return guard(func() error {
+		if s.cold != nil {
+			if err := s.cold.tables.scanUnordered(fn); err != nil {
+				return err
+			}
+		}
+		return s.tables.scanUnordered(fn)
+	})
 }
 
-// scanSorted is scan for a store that is not durable (without deletions), reading the
-// tables directly.
+// scanSorted calls fn with every fingerprint of this store, not of its cold store, in
+// increasing order (rebuild is its one user). It reads the tables directly, so it is for
+// a store that is not durable (without deletions).
 func (s *store) scanSorted(fn func(uint64)) error {
 	if s.durable {
-		return s.scan(fn)
+		return errors.New("scanSorted of a durable store")
 	}
 	return guard(func() error { return s.tables.scanSorted(fn) })
 }
@@ -194,9 +228,20 @@ func (s *store) write(sorted []uint64) error {
 	return guard(func() error { return s.streamWrite(sorted) })
 }
 
-// scan calls fn with every fingerprint visible at the store's version, in increasing
-// order.
+// scan calls fn with every fingerprint visible at the store's version: the hot store's
+// in increasing order, then the cold store's.
 func (s *store) scan(fn func(uint64)) error {
+	if err := s.scanOne(fn); err != nil {
+		return err
+	}
+	if s.cold != nil {
+		return s.cold.scanOne(fn)
+	}
+	return nil
+}
+
+// scanOne is scan of this store alone, through badger's iterator.
+func (s *store) scanOne(fn func(uint64)) error {
 	return guard(func() error {
 		opts := badger.DefaultIteratorOptions
 		opts.PrefetchValues = false
@@ -219,10 +264,21 @@ func (s *store) scan(fn func(uint64)) error {
 // dropAfter makes the store hold exactly the fingerprints written in epochs up to v:
 // those written later (by a run killed after its last checkpoint, or by a resume from
 // that checkpoint killed before the next one) are deleted, and epoch v+1 begins. It calls
-// fn with every fingerprint kept, in increasing order, and returns how many there are.
+// fn with every fingerprint kept (in increasing order within each of the hot and the cold
+// store), and returns how many there are.
 // Only the last checkpoint's record is kept, so the store never has to go back further
 // than the fingerprints deleted here.
 func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
+	kept, err = s.dropAfterOne(v, fn)
+	if err != nil || s.cold == nil {
+		return kept, err
+	}
+	coldKept, err := s.cold.dropAfterOne(v, fn)
+	return kept + coldKept, err
+}
+
+// dropAfterOne is dropAfter of this store alone.
+func (s *store) dropAfterOne(v uint64, fn func(uint64)) (kept uint64, err error) {
 	err = guard(func() error {
 		var del []uint64
 		opts := badger.DefaultIteratorOptions
@@ -261,24 +317,65 @@ func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 			return nil
 		}
 		i := 0
-		return s.streamAt(nil, func() (uint64, bool, bool) {
+		return s.streamAt(func() (entry, bool) {
 			if i == len(del) {
-				return 0, false, false
+				return entry{}, false
 			}
 			i++
-			return del[i-1], true, true
+			return entry{fp: del[i-1], del: true}, true
 		})
 	})
 	return kept, err
 }
 
 // sync makes everything written so far durable.
-func (s *store) sync() error { return guard(s.db.Sync) }
+func (s *store) sync() error {
+	if s.cold != nil {
+		if err := guard(s.cold.db.Sync); err != nil {
+			return err
+		}
+	}
+	return guard(s.db.Sync)
+}
 
 func (s *store) close() error {
-	return guard(func() error {
+	var cerr error
+	if s.cold != nil {
+		cerr = s.cold.close()
+		s.cold = nil
+	}
+	return errors.Join(cerr, guard(func() error {
 		s.tables.closeAll()
 		s.rtx.Discard()
 		return s.db.Close()
+	}))
+}
+
+// manifestLevels returns how many levels the store in dir uses (1 + the highest level
+// holding a table), 0 for a directory without a store. A store opened with fewer levels
+// than its tables are in makes badger panic in a goroutine of its own, where guard
+// cannot catch it: a checkpoint taken by a Ravel whose stores had more levels (72, before
+// the cold store) must open with as many.
+func manifestLevels(dir string) (int, error) {
+	f, err := os.Open(filepath.Join(dir, badger.ManifestFilename))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var m badger.Manifest
+	err = guard(func() error {
+		var rerr error
+		m, _, rerr = badger.ReplayManifestFile(f, 0, storeOptions(dir))
+		return rerr
 	})
+	if err != nil {
+		return 0, fmt.Errorf("reading %s: %w", f.Name(), err)
+	}
+	used := 0
+	for _, t := range m.Tables {
+		used = max(used, int(t.Level)+1)
+	}
+	return used, nil
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 
 	"github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/pb"
 	"github.com/dgraph-io/ristretto/v2/z"
 )
 
@@ -35,11 +34,9 @@ import (
 // A durable store (a checkpoint's) is written the same way, and a resume's rewrites
 // (store.dropAfter) are one stream write with deletions; nothing may go through
 // badger's write path, as the stream writer refuses a database whose memtable holds
-// anything. Its levels, when they run out, are flattened by badger rather than rebuilt.
+// anything. Both kinds of store have a cold store behind them (tiers.go); a durable
+// cold store's levels, when they run out, are flattened by badger rather than rebuilt.
 const streamLevels = 24
-
-// durableLevels is the number of levels of a checkpoint's store (openStore).
-const durableLevels = 3 * streamLevels
 
 // streamChunk is how many keys go to the stream writer in one buffer: each becomes an
 // entry of about 100 bytes on the Go heap until its table is built.
@@ -55,42 +52,69 @@ func streamOptions(opt badger.Options, levels int) badger.Options {
 }
 
 // streamWrite writes the fingerprints in sorted (distinct, none on disk) as a new level.
-// When no level above level 1 is free, a store that is not durable is rebuilt with them;
-// a durable one is flattened first (badger's Flatten: slower, but a kill in the middle
-// leaves the store as it was).
 func (s *store) streamWrite(sorted []uint64) error {
-	if s.levelsFull() {
-		if !s.durable {
-			return s.rebuild(sorted)
-		}
-		s.tables.closeAll()
-		if err := s.db.Flatten(2); err != nil {
-			return err
-		}
-		if err := s.tables.refresh(s.db); err != nil {
-			return err
-		}
-		s.rebuilds++
-	}
 	i := 0
-	return s.streamAt(s.value(), func() (uint64, bool, bool) {
+	return s.writeKeys(func() (uint64, bool) {
 		if i == len(sorted) {
-			return 0, false, false
+			return 0, false
 		}
 		i++
-		return sorted[i-1], false, true
+		return sorted[i-1], true
 	})
 }
 
-// streamAt writes the keys next returns (in increasing order; del marks a deletion), each
-// with the value val, as a new level above the others.
-func (s *store) streamAt(val []byte, next func() (fp uint64, del, ok bool)) error {
+// writeKeys writes the fingerprints next returns (increasing, distinct, none on disk) as
+// a new level. When no level above level 1 is free: the spill tier's hot store moves all
+// it holds, with them, to its cold store (flushCold), and the cold store is rebuilt with
+// them; a checkpoint's hot store moves all it holds to its cold store first (moveCold),
+// and the cold store is flattened (badger's Flatten: slower than a rebuild, but a kill in
+// the middle leaves the store as it was).
+func (s *store) writeKeys(next func() (uint64, bool)) error {
+	if s.levelsFull() {
+		switch {
+		case !s.durable && s.coldTier:
+			return s.rebuild(next)
+		case !s.durable:
+			return s.flushCold(next)
+		case !s.coldTier:
+			if err := s.moveCold(); err != nil {
+				return err
+			}
+		default:
+			if err := s.flatten(); err != nil {
+				return err
+			}
+		}
+	}
+	return s.streamAt(valued(next, s.value()))
+}
+
+// flatten makes room in a durable store with badger's Flatten, which leaves one level.
+func (s *store) flatten() error {
+	s.tables.closeAll()
+	if err := s.db.Flatten(2); err != nil {
+		return err
+	}
+	s.rebuilds++
+	return s.tables.refresh(s.db)
+}
+
+// entry is one key of a stream write: a fingerprint with its value, or its deletion.
+type entry struct {
+	fp  uint64
+	val []byte
+	del bool
+}
+
+// streamAt writes the entries next returns (in increasing order of fp) as a new level
+// above the others.
+func (s *store) streamAt(next func() (entry, bool)) error {
 	sw := s.db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
 		return err
 	}
-	if err := streamKeys(sw, val, next); err != nil {
+	if err := streamKeys(sw, next); err != nil {
 		sw.Cancel()
 		return err
 	}
@@ -112,42 +136,45 @@ func (s *store) levelsFull() bool {
 	return false
 }
 
+// valued turns a sequence of fingerprints into entries with the value val.
+func valued(next func() (uint64, bool), val []byte) func() (entry, bool) {
+	return func() (entry, bool) {
+		fp, ok := next()
+		return entry{fp: fp, val: val}, ok
+	}
+}
+
 // bitDelete is badger's entry flag of a deletion (unexported there, value.go), which a
 // stream writer takes as an entry's Meta.
 const bitDelete byte = 1 << 0
 
-// streamKeys writes the keys next returns, in increasing order, to sw, each with the
-// value val (a deletion with none).
-func streamKeys(sw *badger.StreamWriter, val []byte, next func() (fp uint64, del, ok bool)) error {
-	kv := pb.KV{Version: storeVersion}
-	var key [8]byte
-	kv.Key = key[:]
-	tomb := []byte{bitDelete}
-	for {
-		buf := z.NewBuffer(streamChunk*24, "ravel.visited")
-		n := 0
-		for n < streamChunk {
-			fp, del, ok := next()
-			if !ok {
-				break
-			}
-			binary.BigEndian.PutUint64(key[:], fp)
-			kv.Meta, kv.Value = nil, val
-			if del {
-				kv.Meta, kv.Value = tomb, nil
-			}
-			badger.KVToBuffer(&kv, buf)
-			n++
-		}
-		var err error
-		if n > 0 {
-			err = sw.Write(buf)
-		}
+// streamKeys writes the entries next returns, in increasing order, to sw.
+func streamKeys(sw *badger.StreamWriter, next func() (entry, bool)) (err error) {
+	// One buffer for every chunk: Write has copied each entry out of it when it returns.
+	buf := z.NewBuffer(streamChunk*24, "ravel.visited")
+	defer func() {
 		if rerr := buf.Release(); err == nil {
 			err = rerr
 		}
-		if err != nil || n < streamChunk {
-			return err
+	}()
+	for {
+		buf.Reset()
+		n := 0
+		for n < streamChunk {
+			e, ok := next()
+			if !ok {
+				break
+			}
+			appendKV(buf, e.fp, e.val, storeVersion, e.del)
+			n++
+		}
+		if n > 0 {
+			if err := sw.Write(buf); err != nil {
+				return err
+			}
+		}
+		if n < streamChunk {
+			return nil
 		}
 	}
 }
@@ -155,11 +182,12 @@ func streamKeys(sw *badger.StreamWriter, val []byte, next func() (fp uint64, del
 // rebuildFile is the temporary file that holds the store's keys while it is rebuilt.
 const rebuildFile = "rebuild.tmp"
 
-// rebuild writes every key of the store, merged with sorted, as a fresh store of one
-// level: the keys are copied to a temporary file (8 bytes each), the store is emptied,
-// and the merge of the file and sorted is stream-written. A crash in between loses the
-// store, which is a spill tier removed at Close anyway; durable stores never come here.
-func (s *store) rebuild(sorted []uint64) (err error) {
+// rebuild writes every key of the store, merged with the keys more returns (increasing,
+// none in the store), as a fresh store of one level: the store's keys are copied to a
+// temporary file (8 bytes each), the store is emptied, and the merge of the file and more
+// is stream-written. A crash in between loses the store, which is a spill tier removed at
+// Close anyway; durable stores never come here.
+func (s *store) rebuild(more func() (uint64, bool)) (err error) {
 	path := filepath.Join(s.dir, rebuildFile)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_RDWR, 0o644)
 	if err != nil {
@@ -202,27 +230,14 @@ func (s *store) rebuild(sorted []uint64) (err error) {
 		}
 		return binary.LittleEndian.Uint64(b[:]), true
 	}
-	old, haveOld := readOld()
-	i := 0
-	next := func() (uint64, bool, bool) {
-		if haveOld && (i == len(sorted) || old < sorted[i]) {
-			fp := old
-			old, haveOld = readOld()
-			return fp, false, true
-		}
-		if i < len(sorted) {
-			i++
-			return sorted[i-1], false, true
-		}
-		return 0, false, false
-	}
+	next := valued(mergeSorted(readOld, more), s.value())
 	s.tables.closeAll()
 	sw := s.db.NewStreamWriter()
 	if err := sw.Prepare(); err != nil {
 		sw.Cancel()
 		return err
 	}
-	if err := streamKeys(sw, s.value(), next); err != nil {
+	if err := streamKeys(sw, next); err != nil {
 		sw.Cancel()
 		return err
 	}

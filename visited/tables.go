@@ -224,44 +224,79 @@ func (ts *tableSet) scanUnordered(fn func(uint64)) error {
 // iterators of its own, without badger's merging iterator, which cost about ten times as
 // much per key (it builds an item for each).
 func (ts *tableSet) scanSorted(fn func(uint64)) error {
-	var h cursorHeap
-	defer func() {
-		for _, c := range h {
-			c.close()
+	c, err := ts.sorted()
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	for {
+		fp, ok := c.next()
+		if !ok {
+			return c.err
 		}
-	}()
+		fn(fp)
+	}
+}
+
+// sortedCursor reads the keys of a tableSet in increasing order (tableSet.sorted).
+type sortedCursor struct {
+	h   cursorHeap
+	err error // the first error met; next then reports no more keys
+}
+
+// sorted returns a cursor over every key of the set's tables in increasing order, under
+// scanSorted's condition (no deletions). The tables must stay open until it is closed.
+func (ts *tableSet) sorted() (*sortedCursor, error) {
+	c := &sortedCursor{}
 	for l, lvl := range ts.levels {
 		if len(lvl) == 0 {
 			continue
 		}
 		if l == 0 && len(lvl) > 1 {
-			return fmt.Errorf("level 0 holds %d tables, whose key ranges may overlap", len(lvl))
-		}
-		c := &levelCursor{tables: lvl}
-		ok, err := c.start()
-		if err != nil {
-			return err
-		}
-		if ok {
-			h = append(h, c)
-		}
-	}
-	h.init()
-	for len(h) > 0 {
-		c := h[0]
-		fn(c.key)
-		ok, err := c.next()
-		if err != nil {
-			return err
-		}
-		if ok {
-			h.fix0()
-		} else {
 			c.close()
-			h.pop0()
+			return nil, fmt.Errorf("level 0 holds %d tables, whose key ranges may overlap", len(lvl))
+		}
+		lc := &levelCursor{tables: lvl}
+		ok, err := lc.start()
+		if err != nil {
+			c.close()
+			return nil, err
+		}
+		if ok {
+			c.h = append(c.h, lc)
 		}
 	}
-	return nil
+	c.h.init()
+	return c, nil
+}
+
+// next returns the next key; ok is false at the end or after an error (c.err).
+func (c *sortedCursor) next() (fp uint64, ok bool) {
+	if len(c.h) == 0 || c.err != nil {
+		return 0, false
+	}
+	lc := c.h[0]
+	fp = lc.key
+	more, err := lc.next()
+	switch {
+	case err != nil:
+		c.err = err
+		return 0, false
+	case more:
+		c.h.fix0()
+	default:
+		lc.close()
+		c.h.pop0()
+	}
+	return fp, true
+}
+
+// close closes the iterators still open.
+func (c *sortedCursor) close() {
+	for _, lc := range c.h {
+		lc.close()
+	}
+	c.h = nil
 }
 
 // levelCursor walks one level's keys in order, table after table.
