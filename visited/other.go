@@ -5,6 +5,3 @@ package visited
 // freeDiskBytes does not know the free space on this platform, so spills are not checked
 // in advance.
 func freeDiskBytes(string) (int64, bool) { return 0, false }
-
-// adviseHugePages does nothing on this platform.
-func adviseHugePages([]uint64) {}

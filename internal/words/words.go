@@ -5,8 +5,6 @@
 // table is much larger than the TLB's reach every lookup costs a TLB miss on top of its
 // cache miss. Memory mapped from the operating system comes zeroed, is given back when
 // freed rather than left to the collector, and holds no pointers for it to scan.
-//
-// visited/ keeps its own copy of the same (allocWords): it predates this package.
 package words
 
 import "runtime"
