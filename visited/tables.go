@@ -238,15 +238,27 @@ func (ts *tableSet) scanSorted(fn func(uint64)) error {
 	}
 }
 
-// sortedCursor reads the keys of a tableSet in increasing order (tableSet.sorted).
+// sortedCursor reads the keys of a tableSet in increasing order (tableSet.sorted), or
+// its live entries with their values (tableSet.entries).
 type sortedCursor struct {
 	h   cursorHeap
-	err error // the first error met; next then reports no more keys
+	val []byte // the value of the entry nextEntry returned last
+	err error  // the first error met; next then reports no more keys
 }
 
 // sorted returns a cursor over every key of the set's tables in increasing order, under
 // scanSorted's condition (no deletions). The tables must stay open until it is closed.
-func (ts *tableSet) sorted() (*sortedCursor, error) {
+func (ts *tableSet) sorted() (*sortedCursor, error) { return ts.cursor(false) }
+
+// entries returns a cursor over every live entry of the set's tables, with its value, in
+// increasing order of key, for a store that may hold deletions and a key in several
+// levels (a checkpoint's): the newest level holding a key decides, and a deletion there
+// leaves the key out (tableSet.has's rule). It reads the tables directly: badger's
+// iterator, which builds an item for each key, took 0.9 s to move the 720,000 keys of
+// gossip-4's checkpoint store at 1MiB to its cold store.
+func (ts *tableSet) entries() (*sortedCursor, error) { return ts.cursor(true) }
+
+func (ts *tableSet) cursor(values bool) (*sortedCursor, error) {
 	c := &sortedCursor{}
 	for l, lvl := range ts.levels {
 		if len(lvl) == 0 {
@@ -256,7 +268,7 @@ func (ts *tableSet) sorted() (*sortedCursor, error) {
 			c.close()
 			return nil, fmt.Errorf("level 0 holds %d tables, whose key ranges may overlap", len(lvl))
 		}
-		lc := &levelCursor{tables: lvl}
+		lc := &levelCursor{tables: lvl, level: l, values: values}
 		ok, err := lc.start()
 		if err != nil {
 			c.close()
@@ -272,23 +284,43 @@ func (ts *tableSet) sorted() (*sortedCursor, error) {
 
 // next returns the next key; ok is false at the end or after an error (c.err).
 func (c *sortedCursor) next() (fp uint64, ok bool) {
-	if len(c.h) == 0 || c.err != nil {
-		return 0, false
+	e, ok := c.nextEntry()
+	return e.fp, ok
+}
+
+// nextEntry returns the next live entry; ok is false at the end or after an error
+// (c.err). Its value is valid until the next call.
+func (c *sortedCursor) nextEntry() (e entry, ok bool) {
+	for len(c.h) > 0 && c.err == nil {
+		top := c.h[0]
+		c.val = append(c.val[:0], top.val...)
+		e = entry{fp: top.key, val: c.val, del: top.del}
+		c.advance()
+		// The same key in older levels: the newest, just taken, decides.
+		for len(c.h) > 0 && c.err == nil && c.h[0].key == e.fp {
+			c.advance()
+		}
+		if c.err != nil || e.del {
+			continue
+		}
+		return e, true
 	}
+	return entry{}, false
+}
+
+// advance moves the cursor at the top of the heap to its next entry.
+func (c *sortedCursor) advance() {
 	lc := c.h[0]
-	fp = lc.key
 	more, err := lc.next()
 	switch {
 	case err != nil:
 		c.err = err
-		return 0, false
 	case more:
 		c.h.fix0()
 	default:
 		lc.close()
 		c.h.pop0()
 	}
-	return fp, true
 }
 
 // close closes the iterators still open.
@@ -302,9 +334,13 @@ func (c *sortedCursor) close() {
 // levelCursor walks one level's keys in order, table after table.
 type levelCursor struct {
 	tables []*openTable
-	i      int // the table it is in
+	level  int  // badger's: a lower level is newer
+	values bool // read each entry's value into val
+	i      int  // the table it is in
 	it     *table.Iterator
 	key    uint64
+	del    bool   // the entry is a deletion
+	val    []byte // its value, when values
 }
 
 // start opens the iterator of tables[i] and reads its first key; it moves on to later
@@ -337,6 +373,11 @@ func (c *levelCursor) read() (bool, error) {
 		return false, fmt.Errorf("unexpected key %x in table %d", k, c.tables[c.i].t.ID())
 	}
 	c.key = binary.BigEndian.Uint64(k)
+	vs := c.it.Value()
+	c.del = vs.Meta&bitDelete != 0
+	if c.values {
+		c.val = append(c.val[:0], vs.Value...)
+	}
 	return true, nil
 }
 
@@ -347,7 +388,8 @@ func (c *levelCursor) close() {
 	}
 }
 
-// cursorHeap is a min-heap of cursors by their current key.
+// cursorHeap is a min-heap of cursors by their current key, then by level (the newest
+// first).
 type cursorHeap []*levelCursor
 
 func (h cursorHeap) init() {
@@ -373,13 +415,18 @@ func (h cursorHeap) down(i int) {
 			return
 		}
 		m := l
-		if r := l + 1; r < len(h) && h[r].key < h[l].key {
+		if r := l + 1; r < len(h) && h[r].before(h[l]) {
 			m = r
 		}
-		if h[i].key <= h[m].key {
+		if !h[m].before(h[i]) {
 			return
 		}
 		h[i], h[m] = h[m], h[i]
 		i = m
 	}
+}
+
+// before orders cursors by key, then level.
+func (c *levelCursor) before(d *levelCursor) bool {
+	return c.key < d.key || c.key == d.key && c.level < d.level
 }

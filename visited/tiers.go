@@ -105,35 +105,13 @@ func (s *store) moveCold() error {
 			return err
 		}
 	}
-	opts := badger.DefaultIteratorOptions
-	opts.PrefetchValues = false
-	it := s.rtx.NewIterator(opts)
-	var ierr error
-	it.Rewind()
-	werr := s.cold.streamAt(func() (entry, bool) {
-		for ; it.Valid() && ierr == nil; it.Next() {
-			item := it.Item()
-			k := item.Key()
-			if string(k) == string(recordKey) {
-				continue
-			}
-			if len(k) != 8 {
-				ierr = fmt.Errorf("unexpected key %x in the store", k)
-				break
-			}
-			val, err := item.ValueCopy(nil)
-			if err != nil {
-				ierr = err
-				break
-			}
-			fp := binary.BigEndian.Uint64(k)
-			it.Next()
-			return entry{fp: fp, val: val}, true
-		}
-		return entry{}, false
-	})
-	it.Close()
-	if err := errors.Join(werr, ierr); err != nil {
+	cur, err := s.tables.entries()
+	if err != nil {
+		return err
+	}
+	werr := s.cold.streamAt(cur.nextEntry)
+	cur.close()
+	if err := errors.Join(werr, cur.err); err != nil {
 		return err
 	}
 	return s.empty()

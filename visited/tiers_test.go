@@ -101,15 +101,32 @@ func TestDurableMoveKeepsEpochs(t *testing.T) {
 	}
 	defer s.close()
 	checkDurable(t, s, epochs, v)
-	// The dropped fingerprints come back in later epochs, as a resumed search adds them
-	// again, and move again.
+	// Moves now carry the deletions' effect: a key deleted in a newer level of a store
+	// is not moved.
+	var dropped []uint64
 	for fp, e := range epochs {
 		if e > v {
+			dropped = append(dropped, fp)
 			delete(epochs, fp)
 		}
 	}
-	durableBatches(t, s, r, v+1, 12, epochs)
-	checkDurable(t, s, epochs, v+12)
+	durableBatches(t, s, r, v+1, 8, epochs)
+	checkDurable(t, s, epochs, v+8)
+	// The dropped fingerprints come back, as a resumed search adds them again: each is
+	// then live in a newer level than its deletion, and moves with it.
+	s.epoch = v + 9
+	slices.Sort(dropped)
+	if err := s.write(dropped); err != nil {
+		t.Fatal(err)
+	}
+	for _, fp := range dropped {
+		epochs[fp] = v + 9
+	}
+	durableBatches(t, s, r, v+10, 8, epochs)
+	if s.flushes < 3 {
+		t.Errorf("%d moves after the reopening, want at least 3", s.flushes)
+	}
+	checkDurable(t, s, epochs, v+17)
 }
 
 // TestDurableMoveCutShort: a kill in the middle of a move leaves the hot store's keys in
