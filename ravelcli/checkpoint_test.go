@@ -80,7 +80,7 @@ func TestCheckpointKillResume(t *testing.T) {
 		args []string
 	}{
 		{"caching-spilling", []string{"check", "gossip", "--agents", "4", "--harness", "rw", "--state-caching", "on", "--visited-mem", "64KiB", "--max-schedules", "0"}},
-		// At the smallest budget the checkpoint's hot store fills its levels several times
+		// At the smallest budget the checkpoint's hot store fills its levels twice
 		// and moves its keys to its cold store (visited/tiers.go): kills land in moves too.
 		{"caching-spilling-moves", []string{"check", "gossip", "--agents", "4", "--harness", "rw", "--state-caching", "on", "--visited-mem", "4KiB", "--max-schedules", "0"}},
 		{"dpor-source", []string{"check", "gossip", "--agents", "3", "--harness", "writes", "--strategy", "dpor-source", "--max-schedules", "0"}},

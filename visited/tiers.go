@@ -17,13 +17,13 @@ import (
 // inside the hot store's), and the hot store is emptied; when the cold store's levels
 // run out, it is rebuilt (stream.go's rebuild), merged with what comes in.
 //
-// Why: with one store rebuilt whenever its levels ran out, a rebuild came every
-// streamLevels-2 spills and rewrote every fingerprint spilled so far, so the writing grew
+// Why: with one store rebuilt whenever its 24 levels ran out, a rebuild came every
+// 22 spills and rewrote every fingerprint spilled so far, so the writing grew
 // with the square of the spills. On gossip with 4 agents (1.47 million states) at
 // --visited-mem 64KiB (about 540 spills) rebuilds took more than half of 47 CPU seconds;
 // at 1MiB (43 spills) they were one rewrite in all. With the cold store, a fingerprint is
 // written once to each store, and the cold store is rebuilt once every
-// (streamLevels-2)² spills (484 at 24 levels). A lookup that the hot store does not
+// (streamLevels-2)² spills (2,116 at 48 levels). A lookup that the hot store does not
 // answer searches the cold store's levels too: at most twice as many Bloom checks.
 const coldDir = "cold"
 
