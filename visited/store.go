@@ -243,22 +243,35 @@ func (s *store) scan(fn func(uint64)) error {
 // scanOne is scan of this store alone, through badger's iterator.
 func (s *store) scanOne(fn func(uint64)) error {
 	return guard(func() error {
-		opts := badger.DefaultIteratorOptions
-		opts.PrefetchValues = false
-		it := s.rtx.NewIterator(opts)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			if string(k) == string(recordKey) {
-				continue
-			}
-			if len(k) != 8 {
-				return fmt.Errorf("unexpected key %x in the store", k)
-			}
-			fn(binary.BigEndian.Uint64(k))
-		}
-		return nil
+		return s.each(func(fp uint64, _ *badger.Item) (bool, error) {
+			fn(fp)
+			return true, nil
+		})
 	})
+}
+
+// each calls fn with every live fingerprint of this store (not its cold store) in
+// increasing order, with its badger item, through badger's iterator, until fn returns
+// false or an error; the record key of older stores is skipped.
+func (s *store) each(fn func(fp uint64, item *badger.Item) (more bool, err error)) error {
+	opts := badger.DefaultIteratorOptions
+	opts.PrefetchValues = false
+	it := s.rtx.NewIterator(opts)
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		item := it.Item()
+		k := item.Key()
+		if string(k) == string(recordKey) {
+			continue
+		}
+		if len(k) != 8 {
+			return fmt.Errorf("unexpected key %x in the store", k)
+		}
+		if more, err := fn(binary.BigEndian.Uint64(k), item); err != nil || !more {
+			return err
+		}
+	}
+	return nil
 }
 
 // dropAfter makes the store hold exactly the fingerprints written in epochs up to v:
@@ -281,36 +294,27 @@ func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
 func (s *store) dropAfterOne(v uint64, fn func(uint64)) (kept uint64, err error) {
 	err = guard(func() error {
 		var del []uint64
-		opts := badger.DefaultIteratorOptions
-		opts.PrefetchValues = false
-		it := s.rtx.NewIterator(opts)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			item := it.Item()
-			k := item.Key()
-			if string(k) == string(recordKey) {
-				continue
-			}
-			if len(k) != 8 {
-				return fmt.Errorf("unexpected key %x in the store", k)
-			}
+		err := s.each(func(fp uint64, item *badger.Item) (bool, error) {
 			var epoch uint64
 			if err := item.Value(func(val []byte) error {
 				var n int
 				if epoch, n = binary.Uvarint(val); n <= 0 {
-					return fmt.Errorf("key %x has no epoch (value %x)", k, val)
+					return fmt.Errorf("key %016x has no epoch (value %x)", fp, val)
 				}
 				return nil
 			}); err != nil {
-				return err
+				return false, err
 			}
-			fp := binary.BigEndian.Uint64(k)
 			if epoch > v {
 				del = append(del, fp)
-				continue
+			} else {
+				kept++
+				fn(fp)
 			}
-			kept++
-			fn(fp)
+			return true, nil
+		})
+		if err != nil {
+			return err
 		}
 		s.epoch = v + 1
 		if len(del) == 0 {

@@ -1,7 +1,6 @@
 package visited
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -155,19 +154,9 @@ func (s *store) resolveMove() error {
 
 // firstLive returns the smallest fingerprint live in the store, if any.
 func (s *store) firstLive() (fp uint64, ok bool, err error) {
-	opts := badger.DefaultIteratorOptions
-	opts.PrefetchValues = false
-	it := s.rtx.NewIterator(opts)
-	defer it.Close()
-	for it.Rewind(); it.Valid(); it.Next() {
-		k := it.Item().Key()
-		if string(k) == string(recordKey) {
-			continue
-		}
-		if len(k) != 8 {
-			return 0, false, fmt.Errorf("unexpected key %x in the store", k)
-		}
-		return binary.BigEndian.Uint64(k), true, nil
-	}
-	return 0, false, nil
+	err = s.each(func(first uint64, _ *badger.Item) (bool, error) {
+		fp, ok = first, true
+		return false, nil
+	})
+	return fp, ok, err
 }
