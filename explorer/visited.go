@@ -86,10 +86,16 @@ func cacheable(s dpor.Strategy, faulty bool) (dpor.Strategy, dpor.StateCacher, e
 // path.
 func (e *engine) Fingerprint() uint64 { return e.states[len(e.states)-1].fingerprint() }
 
+// visitHook, when set (by tests), sees every state the search visits with caching.
+var visitHook func(*state)
+
 // visit records the state at the top of the path in the visited set and reports whether
 // it is new.
 func (e *engine) visit() (bool, error) {
 	s := e.states[len(e.states)-1]
+	if visitHook != nil {
+		visitHook(s)
+	}
 	fp := model.Mix64(s.fingerprint() ^ model.Mix64(e.cacher.CacheKey(e)+0x51ed27))
 	isNew, err := e.visited.Add(fp)
 	if err != nil {
