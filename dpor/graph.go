@@ -40,6 +40,12 @@ type visitedState struct {
 	depth    int32 // where it was last put on the path
 	mark     uint32
 	idx, low int32 // Tarjan's discovery order and low link (Graph.leave)
+
+	// slp is the sleep set the state was explored under (an index of Graph's interned
+	// sleep sets; sleepcache.go); old, while a summarized state is explored again, its
+	// summary before, or −1.
+	slp, old int32
+	pend     bool // left, and waiting on the pending stack for its component's summary
 }
 
 // Graph is stateful DPOR's record of the visited states: for each, by fingerprint, the
@@ -78,6 +84,11 @@ type Graph struct {
 	depRow    []Bits // by class: the classes dependent on it (classDependent)
 	clsSteps  []Bits // by class: the steps of that class
 
+	// The sleep sets states were explored under: set k is slpData[slpOff[k]:slpOff[k+1]],
+	// set 0 empty; slpIndex and slpNext chain them by hash (sleepcache.go).
+	slpData, slpOff, slpNext []int32
+	slpIndex                 fpTable
+
 	next              int32   // the next discovery order
 	pending           []int32 // left states waiting for their component's summary
 	scratch, cscratch Bits
@@ -86,7 +97,8 @@ type Graph struct {
 // NewGraph returns an empty graph.
 func NewGraph() *Graph {
 	return &Graph{classes: map[string]int32{},
-		sumOff: []int32{0}, clsOff: []int32{0}}
+		sumOff: []int32{0}, clsOff: []int32{0},
+		slpOff: []int32{0, 0}, slpNext: []int32{-1}} // sleep set 0: the empty set
 }
 
 // AddStep interns a step summary and returns its index.
@@ -146,7 +158,7 @@ func (g *Graph) state(fp uint64) (int32, bool) {
 	if k&(stateChunk-1) == 0 {
 		g.states = append(g.states, make([]visitedState, stateChunk))
 	}
-	*g.st(k) = visitedState{first: -1, sum: -1, depth: -1, idx: -1}
+	*g.st(k) = visitedState{first: -1, sum: -1, depth: -1, idx: -1, old: -1}
 	g.nstates++
 	return k, false
 }
@@ -157,7 +169,8 @@ func (g *Graph) bytes() int64 {
 		16*int64(len(g.ids.slots)+len(g.byContent.slots)+len(g.sumIndex.slots)) +
 		int64(cap(g.edges))*int64(unsafe.Sizeof(edge{})) +
 		8*int64(cap(g.sumData)+cap(g.clsData)) + 4*int64(cap(g.sumOff)+cap(g.clsOff)+cap(g.sumNext)) +
-		int64(len(g.Steps))*int64(unsafe.Sizeof(StepSummary{}))
+		int64(len(g.Steps))*int64(unsafe.Sizeof(StepSummary{})) +
+		4*int64(cap(g.slpData)+cap(g.slpOff)+cap(g.slpNext)) + 16*int64(len(g.slpIndex.slots))
 	return n
 }
 
@@ -194,7 +207,10 @@ func (g *Graph) sumClasses(k int32) Bits { return g.clsData[g.clsOff[k]:g.clsOff
 func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 	k := path[len(path)-1]
 	st := g.st(k)
-	if st.sum >= 0 {
+	if st.sum >= 0 || st.pend || (st.depth >= 0 && st.depth < int32(len(path)-1) && path[st.depth] == k) {
+		// Summarized; or explored again (sleepcache.go) while its component is still
+		// open — left before, and on the pending stack already with its edges, or
+		// still on the path further up, where it is left later.
 		return
 	}
 	low := st.idx
@@ -211,12 +227,16 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 	}
 	st.low = low
 	if low < st.idx {
+		st.pend = true
 		g.pending = append(g.pending, k)
 		return
 	}
 	members := append(g.pending[pendAt:], k)
 	acc := g.scratch[:0]
 	for _, m := range members {
+		if o := g.st(m).old; o >= 0 {
+			acc.Or(g.sum(o))
+		}
 		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
 			acc.Set(int(g.edges[e].step))
 			if w := g.st(g.edges[e].to); w.sum >= 0 {
@@ -230,8 +250,8 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 		sum = g.internSum(acc)
 	}
 	for _, m := range members {
-		g.st(m).sum = sum
-		g.st(m).first = -1
+		st := g.st(m)
+		st.sum, st.first, st.old, st.pend = sum, -1, -1, false
 	}
 	g.pending = g.pending[:pendAt]
 	g.edges = g.edges[:edgeAt]

@@ -29,10 +29,12 @@ import "math/bits"
 //     (A finer rule that took the candidates edge by edge from s lost histories on a
 //     random cyclic system, seed 58 of internal/randsys NewCyclic, and was withdrawn.)
 //
-// Sleep sets are off: a sleep set depends on the path, not only on the state, so a state
-// first explored under one sleep set would cut later paths that need what it slept on.
-// State caching catches the same commuted paths sleep sets catch, since independent steps
-// commute to the same state.
+// Sleep sets are on, as in source DPOR: a node explores first an event not asleep, and an
+// event asleep is not explored. A sleep set depends on the path, not only on the state,
+// so each state keeps the one it was explored under, and a path that reaches it under a
+// sleep set that does not include that one explores it again (sleepcache.go). Without
+// them (the first two rounds of issue 13) every race's initial was explored whether or
+// not it was asleep, and the search took up to twice the steps.
 //
 // Cycles: a state reachable from s may still be on the search path, with steps yet to be
 // explored from it that the graph does not hold. Every node of the path from the
@@ -62,10 +64,16 @@ type Revisiter interface {
 // fingerprint StatePath gives, so that the engine need not keep a second one: after
 // Arrive, SeenBefore reports whether the state the path reached had been reached before.
 // The engine then keeps no visited set of its own: the record is in memory, whatever the
-// visited set's memory budget.
+// visited set's memory budget. Stateful DPOR with sleep sets must be one: it explores
+// some states again (ExploredAgain), and beside the engine's own visited set it would be
+// stopped there.
 type StateKeeper interface {
 	Revisiter
 	SeenBefore() bool
+	// ExploredAgain reports, when SeenBefore is false, whether the state had been
+	// reached before all the same, and is explored again: the engine counts it apart
+	// from the distinct states.
+	ExploredAgain() bool
 	// Recorded returns the number of distinct states recorded and the bytes the record
 	// holds.
 	Recorded() (states, bytes int64)
@@ -91,7 +99,7 @@ func CachingSound(s Strategy) bool {
 // Stateful returns source-set DPOR for use with state caching.
 func (s *source) Stateful() Revisiter { return StatefulDPOR(s.dep) }
 
-// StatefulDPOR returns source-set DPOR, without sleep sets, that keeps the graph of the
+// StatefulDPOR returns source-set DPOR, with sleep sets, that keeps the graph of the
 // steps explored from every visited state so that it can be combined soundly with state
 // caching (Yang et al. 2008; see the comment at the top of stateful.go).
 func StatefulDPOR(dep Dependence) Revisiter {
@@ -129,12 +137,19 @@ type stateful struct {
 	lastDep     []int32 // by class: the last step of the path it depends on (findRaces)
 	fg          Set     // a revisit's choice for one step by Flanagan and Godefroid's rule
 
+	slpBuf []int32 // sleepKey's scratch
+	// slpAt[d], triedAt[d]: the sleep set of the node at depth d, and the steps explored
+	// from it so far, the last one on the path (sleep)
+	slpAt, triedAt [][]sleeper
+	again          bool // the state the last Arrive saw had been reached before, and is explored again
+	noSleep        bool // sleep sets off (for measurements: StatefulDPORWithoutSleep)
+
 	counts *StatefulCounts // nil unless counting
 }
 
 // StatefulCounts are stateful DPOR's figures: how many backtrack points (events added
-// to a node's backtrack set that were not in it) came from where. Without sleep sets
-// every one is explored.
+// to a node's backtrack set that were not in it) came from where. Every one not asleep
+// is explored.
 type StatefulCounts struct {
 	Revisits int64 // paths ended at a visited state
 	First    int64 // the first event of each new state
@@ -168,11 +183,16 @@ func (s *stateful) backtracks(nodes []Node) int64 {
 
 func (s *stateful) SeenBefore() bool { return s.seen }
 
+// ExploredAgain reports whether the state the last Arrive saw, which SeenBefore says is
+// to be explored, had been reached before: a path reached it under a sleep set that does
+// not include the one it was explored under (sleepcache.go).
+func (s *stateful) ExploredAgain() bool { return s.again }
+
 func (s *stateful) Recorded() (states, bytes int64) {
 	return int64(s.g.nstates), s.g.bytes()
 }
 
-func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys()} }
+func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys(), Sleep: !s.noSleep} }
 func (s *stateful) CacheKey(Path) uint64 { return 0 }
 
 func (s *stateful) Arrive(p Path) {
@@ -185,22 +205,41 @@ func (s *stateful) Arrive(p Path) {
 		}
 	}
 	k, seen := s.g.state(p.(StatePath).Fingerprint())
-	s.seen = seen
 	s.revisit = append(s.revisit[:n], false)
 	s.pendAt = append(s.pendAt[:n], int32(len(s.g.pending)))
 	s.sts = append(s.sts[:n], k)
+	top := &nodes[n]
+	t := int32(-1)
+	if n > 0 {
+		// The step's class first: the sleep set, before and races look dependence up by
+		// class.
+		t = s.g.intern(nodes[n-1].Step())
+		s.cls.setStep(n-1, s.g.class[t])
+		if s.memo {
+			s.cls.rows = s.g.depRows(s.dep)
+		}
+	}
+	var slp int32
+	if !s.noSleep {
+		slp = s.sleep(nodes, t)
+	}
 	st := s.g.st(k)
+	s.again = false
+	if !seen {
+		st.slp = slp
+	} else if !s.g.sleepSubset(st.slp, slp) {
+		// Explored before (or being explored, up the path) under a sleep set this
+		// path's does not include: explore it again (sleepcache.go).
+		st.slp = s.g.sleepMeet(st.slp, slp, s.slpBuf)
+		s.g.reopen(k)
+		seen, s.again = false, true
+	}
+	s.seen = seen
 	if !s.onPath(st.depth, k, n) {
 		st.depth = int32(n)
 	}
 	s.g.discover(st)
 	if n > 0 {
-		// The step's class first: before and races look dependence up by class.
-		t := s.g.intern(nodes[n-1].Step())
-		s.cls.setStep(n-1, s.g.class[t])
-		if s.memo {
-			s.cls.rows = s.g.depRows(s.dep)
-		}
 		s.levels.invalidate(n - 1)
 		s.before(nodes, n-1)
 		b := s.backtracks(nodes)
@@ -212,10 +251,16 @@ func (s *stateful) Arrive(p Path) {
 	}
 	// After the edge into this state: that one is its parent's.
 	s.edgeAt = append(s.edgeAt[:n], int32(len(s.g.edges)))
-	if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
-		top.Backtrack.Add(0)
-		if s.counts != nil {
-			s.counts.First++
+	if !top.Final {
+		// The first event not asleep, as source DPOR starts a node.
+		for e := range top.Enabled {
+			if !top.Sleep.Has(e) {
+				top.Backtrack.Add(e)
+				if s.counts != nil {
+					s.counts.First++
+				}
+				break
+			}
 		}
 	}
 }
@@ -229,14 +274,14 @@ func (s *stateful) Revisit(p Path) {
 	nodes := p.Nodes()
 	n := len(nodes) - 1
 	s.revisit[n] = true
-	low := s.reachable(s.sts[n], n)
 	c := s.counts
 	if c != nil {
 		c.Revisits++
-		if top := &nodes[n]; !top.Final && len(top.Enabled) > 0 {
+		if top := &nodes[n]; !top.Final && top.Sleep.Len() < len(top.Enabled) {
 			c.First-- // counted by Arrive, but nothing is explored from here
 		}
 	}
+	low := s.reachable(s.sts[n], n)
 	b := s.backtracks(nodes)
 	s.findRaces(nodes, n)
 	top := &nodes[n]
@@ -382,6 +427,9 @@ func (s *stateful) reachable(k int32, n int) int {
 		if st.sum >= 0 {
 			s.reach.Or(g.sum(st.sum))
 			continue
+		}
+		if st.old >= 0 { // being explored again: what it reached before, too
+			s.reach.Or(g.sum(st.old))
 		}
 		if s.onPath(st.depth, u, n) && int(st.depth) < low {
 			low = int(st.depth)

@@ -144,6 +144,9 @@ type Stats struct {
 	// With state caching: distinct states reached, and arrivals at a state already seen.
 	States   int64
 	Revisits int64
+	// ExploredAgain counts arrivals at a state already seen that were explored again:
+	// stateful DPOR's sleep sets (dpor.StateKeeper.ExploredAgain).
+	ExploredAgain int64
 	// Replayed counts the steps a stateless run re-executed to rebuild states.
 	Replayed int64
 	// The visited set's own figures, with state caching.

@@ -101,9 +101,12 @@ func (e *engine) visit() (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("visited set: %w", err)
 	}
-	if isNew {
+	switch {
+	case isNew && e.again():
+		e.stats.ExploredAgain++
+	case isNew:
 		e.stats.States++
-	} else {
+	default:
 		e.stats.Revisits++
 	}
 	return isNew, nil

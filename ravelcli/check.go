@@ -358,6 +358,9 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if r.StateCaching {
 		row("", "states (unique)", report.Thousands(r.States))
 		row("", "revisits (paths ended at a visited state)", report.Thousands(r.Revisits))
+		if r.ExploredAgain > 0 {
+			row("", "states explored again (reached under a smaller sleep set)", report.Thousands(r.ExploredAgain))
+		}
 		row("", "visited states spilled to disk", report.Thousands(r.VisitedSpilled))
 		row("", "disk reads", report.Thousands(r.DiskReads))
 		row("", "chance of a fingerprint collision", fmt.Sprintf("%.1e", r.CollisionProbability))

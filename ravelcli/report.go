@@ -40,6 +40,7 @@ type checkReport struct {
 	Exclusions               int            `json:"exclusions"`
 	States                   int64          `json:"states"`
 	Revisits                 int64          `json:"revisits"`
+	ExploredAgain            int64          `json:"explored_again"`
 	VisitedSpilled           int64          `json:"visited_spilled"`
 	DiskReads                int64          `json:"disk_reads"`
 	FilterFalsePositives     int64          `json:"filter_false_positives"`
@@ -93,6 +94,7 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 	r.Exclusions = res.Exclusions
 	r.Sampling = res.Sampling
 	r.States, r.Revisits, r.StepsReplayed = st.States, st.Revisits, st.Replayed
+	r.ExploredAgain = st.ExploredAgain
 	v := st.Visited
 	r.VisitedSpilled, r.DiskReads, r.FilterFalsePositives, r.CollisionProbability = v.Spilled, v.DiskReads, v.FilterFalsePositives, v.CollisionProbability
 	if res.First != nil {
