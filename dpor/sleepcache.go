@@ -44,12 +44,13 @@ type sleeper struct {
 }
 
 // sleep fills the sleep set of the last node of the path, reached by step t of the graph
-// (−1 at the root), and returns its index among the graph's interned sleep sets. The
+// (−1 at the root), and returns it as the graph's steps in increasing order, valid until
+// the next call (interned only when a state keeps it: most arrivals are revisits). The
 // sleep set is source DPOR's (inheritSleep): the events asleep at the parent or explored
 // from it before t that are independent of t and still enabled. When the relation
 // decides from classes (summaryOnly) it is computed from the graph's steps, by the class
 // table's bit rows, with no StepInfo copied.
-func (s *stateful) sleep(nodes []Node, t int32) int32 {
+func (s *stateful) sleep(nodes []Node, t int32) []int32 {
 	n := len(nodes) - 1
 	for len(s.slpAt) <= n {
 		s.slpAt = append(s.slpAt, nil)
@@ -57,12 +58,12 @@ func (s *stateful) sleep(nodes []Node, t int32) int32 {
 	}
 	s.slpAt[n], s.triedAt[n] = s.slpAt[n][:0], s.triedAt[n][:0]
 	if n == 0 {
-		return 0
+		return nil
 	}
 	s.triedAt[n-1] = append(s.triedAt[n-1], sleeper{t, nodes[n-1].Step().Event.ID})
 	if !s.memo {
 		inheritSleep(nodes, s.dep)
-		return s.sleepKey(&nodes[n])
+		return s.sleepSteps(&nodes[n])
 	}
 	top := &nodes[n]
 	row := s.cls.rows[s.g.class[t]]
@@ -80,29 +81,23 @@ func (s *stateful) sleep(nodes []Node, t int32) int32 {
 		}
 	}
 	s.slpAt[n] = out
-	if len(out) == 0 {
-		return 0
-	}
 	s.slpBuf = s.slpBuf[:0]
 	for _, e := range out {
 		s.slpBuf = append(s.slpBuf, e.step)
 	}
 	slices.Sort(s.slpBuf)
-	return s.g.internSleep(slices.Compact(s.slpBuf))
+	return slices.Compact(s.slpBuf)
 }
 
-// sleepKey returns the index of the node's sleep set among the graph's interned sleep
-// sets: the graph's steps of the events of nd.SleepInfo.
-func (s *stateful) sleepKey(nd *Node) int32 {
-	if len(nd.SleepInfo) == 0 {
-		return 0
-	}
+// sleepSteps returns the node's sleep set as the graph's steps of the events of
+// nd.SleepInfo, in increasing order.
+func (s *stateful) sleepSteps(nd *Node) []int32 {
 	s.slpBuf = s.slpBuf[:0]
 	for i := range nd.SleepInfo {
 		s.slpBuf = append(s.slpBuf, s.g.intern(&nd.SleepInfo[i]))
 	}
 	slices.Sort(s.slpBuf)
-	return s.g.internSleep(slices.Compact(s.slpBuf))
+	return slices.Compact(s.slpBuf)
 }
 
 // sleepSet returns the steps of interned sleep set k, in increasing order; the caller
@@ -139,12 +134,12 @@ func (g *Graph) internSleep(b []int32) int32 {
 	return k
 }
 
-// sleepSubset reports whether sleep set a is a subset of sleep set b.
-func (g *Graph) sleepSubset(a, b int32) bool {
-	if a == 0 || a == b {
+// sleepSubset reports whether interned sleep set a is a subset of the sorted steps y.
+func (g *Graph) sleepSubset(a int32, y []int32) bool {
+	if a == 0 {
 		return true
 	}
-	x, y := g.sleepSet(a), g.sleepSet(b)
+	x := g.sleepSet(a)
 	if len(x) > len(y) {
 		return false
 	}
@@ -160,12 +155,13 @@ func (g *Graph) sleepSubset(a, b int32) bool {
 	return true
 }
 
-// sleepMeet returns the index of the intersection of sleep sets a and b.
-func (g *Graph) sleepMeet(a, b int32, buf []int32) int32 {
-	if a == 0 || b == 0 {
+// sleepMeet returns the index of the intersection of interned sleep set a and the sorted
+// steps y, using buf as scratch.
+func (g *Graph) sleepMeet(a int32, y []int32, buf []int32) int32 {
+	if a == 0 || len(y) == 0 {
 		return 0
 	}
-	x, y := g.sleepSet(a), g.sleepSet(b)
+	x := g.sleepSet(a)
 	buf = buf[:0]
 	j := 0
 	for _, v := range x {

@@ -48,10 +48,10 @@ func TestSleepSetsInterned(t *testing.T) {
 				subset = false
 			}
 		}
-		if got := g.sleepSubset(kx, ky); got != subset {
+		if got := g.sleepSubset(kx, y); got != subset {
 			t.Fatalf("%v ⊆ %v: got %v, want %v", x, y, got, subset)
 		}
-		if got := g.sleepSet(g.sleepMeet(kx, ky, nil)); !slices.Equal(got, meet) && (len(got) != 0 || len(meet) != 0) {
+		if got := g.sleepSet(g.sleepMeet(kx, y, nil)); !slices.Equal(got, meet) && (len(got) != 0 || len(meet) != 0) {
 			t.Fatalf("%v ∩ %v: got %v, want %v", x, y, got, meet)
 		}
 	}

@@ -137,7 +137,8 @@ type stateful struct {
 	lastDep     []int32 // by class: the last step of the path it depends on (findRaces)
 	fg          Set     // a revisit's choice for one step by Flanagan and Godefroid's rule
 
-	slpBuf []int32 // sleepKey's scratch
+	slpBuf  []int32 // sleep's result
+	meetBuf []int32 // sleepMeet's scratch
 	// slpAt[d], triedAt[d]: the sleep set of the node at depth d, and the steps explored
 	// from it so far, the last one on the path (sleep)
 	slpAt, triedAt [][]sleeper
@@ -219,18 +220,18 @@ func (s *stateful) Arrive(p Path) {
 			s.cls.rows = s.g.depRows(s.dep)
 		}
 	}
-	var slp int32
+	var slp []int32 // the sleep set, as the graph's steps in increasing order
 	if !s.noSleep {
 		slp = s.sleep(nodes, t)
 	}
 	st := s.g.st(k)
 	s.again = false
 	if !seen {
-		st.slp = slp
+		st.slp = s.g.internSleep(slp)
 	} else if !s.g.sleepSubset(st.slp, slp) {
 		// Explored before (or being explored, up the path) under a sleep set this
 		// path's does not include: explore it again (sleepcache.go).
-		st.slp = s.g.sleepMeet(st.slp, slp, s.slpBuf)
+		st.slp = s.g.sleepMeet(st.slp, slp, s.meetBuf)
 		s.g.reopen(k)
 		seen, s.again = false, true
 	}
