@@ -69,12 +69,11 @@ type Graph struct {
 	nstates int32
 	edges   []edge
 
-	// The summaries: sum k is the bit set of steps sumData[sumOff[k]:sumOff[k+1]], and
-	// its classes clsData[clsOff[k]:clsOff[k+1]]; sumIndex and sumNext chain them by hash.
-	sumData, clsData []uint64
-	sumOff, clsOff   []int32
-	sumIndex         fpTable // the first sum of each hash; sumNext chains the others
-	sumNext          []int32
+	// The summaries: sum k is the bit set of steps sums.get(k), and its classes
+	// clsData[clsOff[k]:clsOff[k+1]].
+	sums    sliceTable[uint64]
+	clsData []uint64
+	clsOff  []int32
 
 	class     []int32    // Steps[k]'s class: the step without its content
 	classInfo []StepInfo // each class as the dependence relations take it
@@ -84,10 +83,9 @@ type Graph struct {
 	depRow    []Bits // by class: the classes dependent on it (classDependent)
 	clsSteps  []Bits // by class: the steps of that class
 
-	// The sleep sets states were explored under: set k is slpData[slpOff[k]:slpOff[k+1]],
-	// set 0 empty; slpIndex and slpNext chain them by hash (sleepcache.go).
-	slpData, slpOff, slpNext []int32
-	slpIndex                 fpTable
+	// The sleep sets states were explored under, as steps in increasing order; set 0 is
+	// empty (sleepcache.go).
+	slps sliceTable[int32]
 
 	next              int32   // the next discovery order
 	pending           []int32 // left states waiting for their component's summary
@@ -96,9 +94,9 @@ type Graph struct {
 
 // NewGraph returns an empty graph.
 func NewGraph() *Graph {
-	return &Graph{classes: map[string]int32{},
-		sumOff: []int32{0}, clsOff: []int32{0},
-		slpOff: []int32{0, 0}, slpNext: []int32{-1}} // sleep set 0: the empty set
+	g := &Graph{classes: map[string]int32{}, clsOff: []int32{0}}
+	g.slps.intern(nil) // sleep set 0: the empty set
+	return g
 }
 
 // AddStep interns a step summary and returns its index.
@@ -166,11 +164,10 @@ func (g *Graph) state(fp uint64) (int32, bool) {
 // bytes estimates the memory the graph holds.
 func (g *Graph) bytes() int64 {
 	n := int64(len(g.states))*stateChunk*int64(unsafe.Sizeof(visitedState{})) +
-		16*int64(len(g.ids.slots)+len(g.byContent.slots)+len(g.sumIndex.slots)) +
+		16*int64(len(g.ids.slots)+len(g.byContent.slots)) + g.sums.bytes() + g.slps.bytes() +
 		int64(cap(g.edges))*int64(unsafe.Sizeof(edge{})) +
-		8*int64(cap(g.sumData)+cap(g.clsData)) + 4*int64(cap(g.sumOff)+cap(g.clsOff)+cap(g.sumNext)) +
-		int64(len(g.Steps))*int64(unsafe.Sizeof(StepSummary{})) +
-		4*int64(cap(g.slpData)+cap(g.slpOff)+cap(g.slpNext)) + 16*int64(len(g.slpIndex.slots))
+		8*int64(cap(g.clsData)) + 4*int64(cap(g.clsOff)) +
+		int64(len(g.Steps))*int64(unsafe.Sizeof(StepSummary{}))
 	return n
 }
 
@@ -190,7 +187,7 @@ func (g *Graph) discover(st *visitedState) {
 }
 
 // sum returns the steps of summary k; the caller must not modify it.
-func (g *Graph) sum(k int32) Bits { return g.sumData[g.sumOff[k]:g.sumOff[k+1]] }
+func (g *Graph) sum(k int32) Bits { return g.sums.get(k) }
 
 // sumClasses returns the classes of the steps of summary k; the caller must not modify
 // it.
@@ -275,31 +272,13 @@ func (g *Graph) sameSum(members []int32, b Bits) int32 {
 // internSum returns the index of the summary holding the set b (which it does not keep).
 func (g *Graph) internSum(b Bits) int32 {
 	b = b.trim()
-	h := uint64(len(b))
-	for _, w := range b {
-		h = model.Mix64(h ^ w)
-	}
-	k := int32(len(g.sumOff) - 1)
-	last := int32(-1)
-	for j := g.sumIndex.getOrPut(h, k); j != k; j = g.sumNext[j] {
-		if slices.Equal(g.sum(j), b) {
-			return j
-		}
-		if g.sumNext[j] < 0 {
-			last = j
-			break
-		}
-	}
-	g.sumData = append(g.sumData, b...)
-	g.sumOff = append(g.sumOff, int32(len(g.sumData)))
-	cls := g.cscratch[:0]
-	b.Each(func(t int) { cls.Set(int(g.class[t])) })
-	g.cscratch = cls
-	g.clsData = append(g.clsData, cls...)
-	g.clsOff = append(g.clsOff, int32(len(g.clsData)))
-	g.sumNext = append(g.sumNext, -1)
-	if last >= 0 {
-		g.sumNext[last] = k
+	k, added := g.sums.intern(b)
+	if added {
+		cls := g.cscratch[:0]
+		b.Each(func(t int) { cls.Set(int(g.class[t])) })
+		g.cscratch = cls
+		g.clsData = append(g.clsData, cls...)
+		g.clsOff = append(g.clsOff, int32(len(g.clsData)))
 	}
 	return k
 }

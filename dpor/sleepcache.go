@@ -1,10 +1,6 @@
 package dpor
 
-import (
-	"slices"
-
-	"github.com/ravelmc/ravel/model"
-)
+import "slices"
 
 // Sleep sets with state caching (Godefroid, "Partial-order methods for the verification
 // of concurrent systems", LNCS 1032, 1996, §6.2). A sleep set depends on the path, not
@@ -102,7 +98,7 @@ func (s *stateful) sleepSteps(nd *Node) []int32 {
 
 // sleepSet returns the steps of interned sleep set k, in increasing order; the caller
 // must not modify it.
-func (g *Graph) sleepSet(k int32) []int32 { return g.slpData[g.slpOff[k]:g.slpOff[k+1]] }
+func (g *Graph) sleepSet(k int32) []int32 { return g.slps.get(k) }
 
 // internSleep returns the index of the sleep set holding the sorted steps b (which it
 // does not keep). Index 0 is the empty set.
@@ -110,27 +106,7 @@ func (g *Graph) internSleep(b []int32) int32 {
 	if len(b) == 0 {
 		return 0
 	}
-	h := uint64(len(b))
-	for _, w := range b {
-		h = model.Mix64(h ^ uint64(w))
-	}
-	k := int32(len(g.slpOff) - 1)
-	last := int32(-1)
-	for j := g.slpIndex.getOrPut(h, k); j != k; j = g.slpNext[j] {
-		if slices.Equal(g.sleepSet(j), b) {
-			return j
-		}
-		if g.slpNext[j] < 0 {
-			last = j
-			break
-		}
-	}
-	g.slpData = append(g.slpData, b...)
-	g.slpOff = append(g.slpOff, int32(len(g.slpData)))
-	g.slpNext = append(g.slpNext, -1)
-	if last >= 0 {
-		g.slpNext[last] = k
-	}
+	k, _ := g.slps.intern(b)
 	return k
 }
 

@@ -1,6 +1,7 @@
 package dpor
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -57,5 +58,36 @@ func TestSleepSetsInterned(t *testing.T) {
 	}
 	if len(byIndex) < 100 {
 		t.Errorf("only %d distinct sets: the test says little", len(byIndex))
+	}
+}
+
+// TestSliceTableInterns checks the table behind summaries and sleep sets against a map of
+// the slices' contents: one index per distinct slice, in order of first appearance, and
+// get returns what was interned.
+func TestSliceTableInterns(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 0))
+	var tab sliceTable[uint64]
+	seen := map[string]int32{}
+	for range 3000 {
+		b := make([]uint64, r.IntN(4))
+		for i := range b {
+			b[i] = uint64(r.IntN(3)) << (r.IntN(2) * 40)
+		}
+		key := fmt.Sprint(b)
+		k, added := tab.intern(b)
+		want, ok := seen[key]
+		if !ok {
+			want = int32(len(seen))
+			seen[key] = want
+		}
+		if k != want || added == ok {
+			t.Fatalf("intern(%v) = %d, %v; want %d, %v", b, k, added, want, !ok)
+		}
+		if got := tab.get(k); !slices.Equal(got, b) {
+			t.Fatalf("get(%d) = %v, interned %v", k, got, b)
+		}
+	}
+	if len(seen) < 50 {
+		t.Errorf("only %d distinct slices: the test says little", len(seen))
 	}
 }
