@@ -21,17 +21,11 @@ func openVisitedFor(opts Options, s dpor.Strategy) (visitedSet, error) {
 // strategy's Arrive, reports what the strategy found.
 type keeperSet struct{ k dpor.StateKeeper }
 
+// Add ignores the fingerprint: the strategy looked the state up by StatePath's.
 func (s keeperSet) Add(uint64) (bool, error) { return !s.k.SeenBefore(), nil }
 func (s keeperSet) Close() error             { return nil }
 
 func (s keeperSet) Stats() VisitedStats {
 	n, bytes := s.k.Recorded()
 	return VisitedStats{MemBytes: bytes, CollisionProbability: visited.Stats{States: uint64(n)}.CollisionProbability()}
-}
-
-// again reports whether the state the last visit found new is one the strategy had
-// recorded before and explores again (dpor.StateKeeper.ExploredAgain).
-func (e *engine) again() bool {
-	k, ok := e.visited.(keeperSet)
-	return ok && k.k.ExploredAgain()
 }
