@@ -1,6 +1,7 @@
 package dpor
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -46,7 +47,17 @@ type visitedState struct {
 	// summary before, or −1.
 	slp, old int32
 	pend     bool // left, and waiting on the pending stack for its component's summary
+
+	// sw holds the summary itself when sum is sumInline: a set of steps below 64 whose
+	// classes are below 64 is one word, which the state keeps rather than intern it
+	// (Graph.leave). While the state is explored again it still holds the summary before,
+	// when old is sumInline.
+	sw uint64
 }
+
+// sumInline, as a state's sum or old, says the summary is the state's sw. It is
+// not negative, so that sum ≥ 0 still means summarized.
+const sumInline = math.MaxInt32
 
 // Graph is stateful DPOR's record of the visited states: for each, by fingerprint, the
 // steps explored from it and where they led, and a summary of the steps reachable from
@@ -189,6 +200,32 @@ func (g *Graph) discover(st *visitedState) {
 // sum returns the steps of summary k; the caller must not modify it.
 func (g *Graph) sum(k int32) Bits { return g.sums.get(k) }
 
+// sumOf returns the steps of st's summary (st.sum ≥ 0); the caller must not modify it.
+func (g *Graph) sumOf(st *visitedState) Bits {
+	if st.sum == sumInline {
+		return Bits(unsafe.Slice(&st.sw, 1))
+	}
+	return g.sums.get(st.sum)
+}
+
+// oldOf returns the steps of st's summary before it was explored again (st.old ≥ 0); the
+// caller must not modify it.
+func (g *Graph) oldOf(st *visitedState) Bits {
+	if st.old == sumInline {
+		return Bits(unsafe.Slice(&st.sw, 1))
+	}
+	return g.sums.get(st.old)
+}
+
+// inlineClasses returns the classes of the steps of the one-word summary w.
+func (g *Graph) inlineClasses(w uint64) uint64 {
+	var c uint64
+	for ; w != 0; w &= w - 1 {
+		c |= 1 << g.class[bits.TrailingZeros64(w)]
+	}
+	return c
+}
+
 // sumClasses returns the classes of the steps of summary k; the caller must not modify
 // it.
 func (g *Graph) sumClasses(k int32) Bits { return g.clsData[g.clsOff[k]:g.clsOff[k+1]] }
@@ -231,24 +268,32 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 	members := append(g.pending[pendAt:], k)
 	acc := g.scratch[:0]
 	for _, m := range members {
-		if o := g.st(m).old; o >= 0 {
-			acc.Or(g.sum(o))
+		if st := g.st(m); st.old >= 0 {
+			acc.Or(g.oldOf(st))
 		}
 		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
 			acc.Set(int(g.edges[e].step))
 			if w := g.st(g.edges[e].to); w.sum >= 0 {
-				acc.Or(g.sum(w.sum))
+				acc.Or(g.sumOf(w))
 			}
 		}
 	}
 	g.scratch = acc
-	sum := g.sameSum(members, acc.trim())
-	if sum < 0 {
+	acc = acc.trim()
+	var sum int32
+	var sw uint64
+	if len(acc) <= 1 && len(g.classInfo) <= 64 {
+		// One word: kept in the state, with no table to look it up in.
+		sum = sumInline
+		if len(acc) == 1 {
+			sw = acc[0]
+		}
+	} else if sum = g.sameSum(members, acc); sum < 0 {
 		sum = g.internSum(acc)
 	}
 	for _, m := range members {
 		st := g.st(m)
-		st.sum, st.first, st.old, st.pend = sum, -1, -1, false
+		st.sum, st.sw, st.first, st.old, st.pend = sum, sw, -1, -1, false
 	}
 	g.pending = g.pending[:pendAt]
 	g.edges = g.edges[:edgeAt]
@@ -261,7 +306,7 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 func (g *Graph) sameSum(members []int32, b Bits) int32 {
 	for _, m := range members {
 		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
-			if w := g.st(g.edges[e].to).sum; w >= 0 && slices.Equal(g.sum(w), b) {
+			if w := g.st(g.edges[e].to).sum; w >= 0 && w != sumInline && slices.Equal(g.sum(w), b) {
 				return w
 			}
 		}

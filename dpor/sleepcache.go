@@ -160,7 +160,7 @@ func (g *Graph) reopen(k int32) {
 	if st.sum < 0 {
 		return
 	}
-	st.old, st.sum, st.first, st.idx = st.sum, -1, -1, -1
+	st.old, st.sum, st.first, st.idx = st.sum, -1, -1, -1 // sw keeps an inline summary
 }
 
 // StatefulDPORWithoutSleep is StatefulDPOR without sleep sets, as it was before they were

@@ -406,7 +406,15 @@ func (s *stateful) reachable(k int32, n int) int {
 		s.gen = 1
 	}
 	s.reach.Clear()
-	if st := g.st(k); st.sum >= 0 {
+	if st := g.st(k); st.sum == sumInline {
+		// The commonest case: the revisited state's summary is one word, in the state.
+		s.reach = append(s.reach, st.sw)
+		s.classes = s.classes[:0]
+		for w := g.inlineClasses(st.sw); w != 0; w &= w - 1 {
+			s.classes = append(s.classes, int32(bits.TrailingZeros64(w)))
+		}
+		return n
+	} else if st.sum >= 0 {
 		// The common case: the revisited state's summary is known, and so its classes.
 		s.reach = append(s.reach, g.sum(st.sum)...)
 		s.classes = s.classes[:0]
@@ -428,11 +436,11 @@ func (s *stateful) reachable(k int32, n int) int {
 		}
 		st.mark = s.gen
 		if st.sum >= 0 {
-			s.reach.Or(g.sum(st.sum))
+			s.reach.Or(g.sumOf(st))
 			continue
 		}
 		if st.old >= 0 { // being explored again: what it reached before, too
-			s.reach.Or(g.sum(st.old))
+			s.reach.Or(g.oldOf(st))
 		}
 		if s.onPath(st.depth, u, n) && int(st.depth) < low {
 			low = int(st.depth)
