@@ -39,7 +39,6 @@ type visitedState struct {
 	sum int32
 
 	depth    int32 // where it was last put on the path
-	mark     uint32
 	idx, low int32 // Tarjan's discovery order and low link (Graph.leave)
 
 	// slp is the sleep set the state was explored under (an index of Graph's interned
@@ -55,13 +54,17 @@ type visitedState struct {
 	sw uint64
 }
 
+// A visited state is five words: the graph holds millions.
+var _ [40 - unsafe.Sizeof(visitedState{})]struct{}
+
 // sumInline, as a state's sum or old, says the summary is the state's sw. It is
 // not negative, so that sum ≥ 0 still means summarized.
 const sumInline = math.MaxInt32
 
 // Graph is stateful DPOR's record of the visited states: for each, by fingerprint, the
 // steps explored from it and where they led, and a summary of the steps reachable from
-// it; steps and summaries are interned. States, edges and summaries live in flat arrays
+// it; steps are interned, and so are summaries but those of one word, which the state
+// keeps itself (visitedState.sw). States, edges and summaries live in flat arrays
 // indexed by int32, with no pointers for the collector to scan, and a state is found by
 // fingerprint once each time the search reaches it.
 //

@@ -125,7 +125,10 @@ type stateful struct {
 	seen    bool       // the state the last Arrive saw had been reached before
 	levels  raceLevels
 
-	gen     uint32
+	// walked marks the states a walk of the graph (reachable) has reached, walk lists
+	// them, to clear the marks after: a bit a state rather than a mark in each.
+	walked  Bits
+	walk    []int32
 	reach   Bits    // the steps reachable from the revisited state
 	classes []int32 // their classes
 	cbits   Bits
@@ -396,15 +399,6 @@ func (s *stateful) firstNotAfter(nodes []Node, i, n int) int {
 // summarized already (every state they reach has been left) are not walked again.
 func (s *stateful) reachable(k int32, n int) int {
 	g := s.g
-	s.gen++
-	if s.gen == 0 { // wrapped: reset the marks
-		for _, c := range g.states {
-			for i := range c {
-				c[i].mark = 0
-			}
-		}
-		s.gen = 1
-	}
 	s.reach.Clear()
 	if st := g.st(k); st.sum == sumInline {
 		// The commonest case: the revisited state's summary is one word, in the state.
@@ -430,11 +424,12 @@ func (s *stateful) reachable(k int32, n int) int {
 	for len(s.queue) > 0 {
 		u := s.queue[len(s.queue)-1]
 		s.queue = s.queue[:len(s.queue)-1]
-		st := g.st(u)
-		if st.mark == s.gen {
+		if s.walked.Has(int(u)) {
 			continue
 		}
-		st.mark = s.gen
+		s.walked.Set(int(u))
+		s.walk = append(s.walk, u)
+		st := g.st(u)
 		if st.sum >= 0 {
 			s.reach.Or(g.sumOf(st))
 			continue
@@ -450,6 +445,10 @@ func (s *stateful) reachable(k int32, n int) int {
 			s.queue = append(s.queue, g.edges[e].to)
 		}
 	}
+	for _, u := range s.walk {
+		s.walked[u/64] &^= 1 << (u % 64)
+	}
+	s.walk = s.walk[:0]
 	s.cbits.Clear()
 	s.classes = s.classes[:0]
 	s.reach.Each(func(k int) {
