@@ -35,23 +35,24 @@ type edge struct {
 type visitedState struct {
 	first int32 // its first edge, or −1 (and −1 again once it is summarized)
 	// sum, once the search has left the state and every state it reaches, indexes the
-	// graph's sums: the set of steps reachable from it; −1 before (Graph.leave).
+	// graph's sums (or is sumInline): the set of steps reachable from it (Graph.leave).
+	// Before, it is −1; or, while a summarized state is explored again, below −1, and
+	// holds its summary before (visitedState.old).
 	sum int32
 
 	depth    int32 // where it was last put on the path
 	idx, low int32 // Tarjan's discovery order and low link (Graph.leave)
 
-	// slp is the sleep set the state was explored under (an index of Graph's interned
-	// sleep sets; sleepcache.go); old, while a summarized state is explored again, its
-	// summary before, or −1.
-	slp, old int32
-	pend     bool // left, and waiting on the pending stack for its component's summary
+	pend bool // left, and waiting on the pending stack for its component's summary
 
 	// sw holds the summary itself when sum is sumInline: a set of steps below 64 whose
 	// classes are below 64 is one word, which the state keeps rather than intern it
 	// (Graph.leave). While the state is explored again it still holds the summary before,
 	// when old is sumInline.
 	sw uint64
+	// slp is the sleep set the state was explored under, kept as slpIndexed says
+	// (sleepcache.go).
+	slp uint64
 }
 
 // A visited state is five words: the graph holds millions.
@@ -60,6 +61,22 @@ var _ [40 - unsafe.Sizeof(visitedState{})]struct{}
 // sumInline, as a state's sum or old, says the summary is the state's sw. It is
 // not negative, so that sum ≥ 0 still means summarized.
 const sumInline = math.MaxInt32
+
+// oldInline is the sum of a state explored again whose summary before is in sw.
+const oldInline = math.MinInt32
+
+// old returns the summary a state explored again had before (an index of the graph's
+// sums, or sumInline), or −1: a state explored again keeps it in sum, encoded below −1
+// (reopen), until it is summarized anew.
+func (st *visitedState) old() int32 {
+	switch {
+	case st.sum >= -1:
+		return -1
+	case st.sum == oldInline:
+		return sumInline
+	}
+	return -2 - st.sum
+}
 
 // Graph is stateful DPOR's record of the visited states: for each, by fingerprint, the
 // steps explored from it and where they led, and a summary of the steps reachable from
@@ -170,7 +187,7 @@ func (g *Graph) state(fp uint64) (int32, bool) {
 	if k&(stateChunk-1) == 0 {
 		g.states = append(g.states, make([]visitedState, stateChunk))
 	}
-	*g.st(k) = visitedState{first: -1, sum: -1, depth: -1, idx: -1, old: -1}
+	*g.st(k) = visitedState{first: -1, sum: -1, depth: -1, idx: -1}
 	g.nstates++
 	return k, false
 }
@@ -211,13 +228,14 @@ func (g *Graph) sumOf(st *visitedState) Bits {
 	return g.sums.get(st.sum)
 }
 
-// oldOf returns the steps of st's summary before it was explored again (st.old ≥ 0); the
-// caller must not modify it.
+// oldOf returns the steps of st's summary before it was explored again (st.old() ≥ 0);
+// the caller must not modify it.
 func (g *Graph) oldOf(st *visitedState) Bits {
-	if st.old == sumInline {
+	o := st.old()
+	if o == sumInline {
 		return Bits(unsafe.Slice(&st.sw, 1))
 	}
-	return g.sums.get(st.old)
+	return g.sums.get(o)
 }
 
 // inlineClasses returns the classes of the steps of the one-word summary w.
@@ -271,7 +289,7 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 	members := append(g.pending[pendAt:], k)
 	acc := g.scratch[:0]
 	for _, m := range members {
-		if st := g.st(m); st.old >= 0 {
+		if st := g.st(m); st.old() >= 0 {
 			acc.Or(g.oldOf(st))
 		}
 		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
@@ -296,7 +314,7 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 	}
 	for _, m := range members {
 		st := g.st(m)
-		st.sum, st.sw, st.first, st.old, st.pend = sum, sw, -1, -1, false
+		st.sum, st.sw, st.first, st.pend = sum, sw, -1, false
 	}
 	g.pending = g.pending[:pendAt]
 	g.edges = g.edges[:edgeAt]

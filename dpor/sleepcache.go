@@ -1,6 +1,9 @@
 package dpor
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Sleep sets with state caching (Godefroid, "Partial-order methods for the verification
 // of concurrent systems", LNCS 1032, 1996, §6.2). A sleep set depends on the path, not
@@ -23,7 +26,7 @@ import "slices"
 // every event explored before and their own successors are explored again in turn.
 //
 // The summary of a state explored again is the union of what both explorations reach
-// (visitedState.old keeps the first one's until the state is left). The summaries of the
+// (visitedState.old() keeps the first one's until the state is left). The summaries of the
 // states that reach it are not updated, and need not be: an event t that the earlier
 // exploration of s slept on was asleep because it had been explored from a state x above
 // s on that path and is independent of every step from x to s, so a path through s
@@ -39,14 +42,22 @@ type sleeper struct {
 	id   uint64
 }
 
+// sleepKey is a path's sleep set as the graph's steps: a bit mask when every step is below
+// 63 (small), else the steps in increasing order.
+type sleepKey struct {
+	mask  uint64
+	list  []int32
+	small bool
+}
+
 // sleep fills the sleep set of the last node of the path, reached by step t of the graph
-// (−1 at the root), and returns it as the graph's steps in increasing order, valid until
-// the next call (interned only when a state keeps it: most arrivals are revisits). The
+// (−1 at the root), and returns it as the graph's steps, valid until the next call
+// (kept only when a state keeps it: most arrivals are revisits). The
 // sleep set is source DPOR's (inheritSleep): the events asleep at the parent or explored
 // from it before t that are independent of t and still enabled. When the relation
 // decides from classes (summaryOnly) it is computed from the graph's steps, by the class
 // table's bit rows, with no StepInfo copied.
-func (s *stateful) sleep(nodes []Node, t int32) []int32 {
+func (s *stateful) sleep(nodes []Node, t int32) sleepKey {
 	n := len(nodes) - 1
 	for len(s.slpAt) <= n {
 		s.slpAt = append(s.slpAt, nil)
@@ -54,12 +65,12 @@ func (s *stateful) sleep(nodes []Node, t int32) []int32 {
 	}
 	s.slpAt[n], s.triedAt[n] = s.slpAt[n][:0], s.triedAt[n][:0]
 	if n == 0 {
-		return nil
+		return sleepKey{small: true}
 	}
 	s.triedAt[n-1] = append(s.triedAt[n-1], sleeper{t, nodes[n-1].Step().Event.ID})
 	if !s.memo {
 		inheritSleep(nodes, s.dep)
-		return s.sleepSteps(&nodes[n])
+		return keyOf(s.sleepSteps(&nodes[n]))
 	}
 	top := &nodes[n]
 	row := s.cls.rows[s.g.class[t]]
@@ -77,12 +88,106 @@ func (s *stateful) sleep(nodes []Node, t int32) []int32 {
 		}
 	}
 	s.slpAt[n] = out
-	s.slpBuf = s.slpBuf[:0]
+	var mask uint64
 	for _, e := range out {
-		s.slpBuf = append(s.slpBuf, e.step)
+		if e.step >= 63 {
+			s.slpBuf = s.slpBuf[:0]
+			for _, e := range out {
+				s.slpBuf = append(s.slpBuf, e.step)
+			}
+			slices.Sort(s.slpBuf)
+			return sleepKey{list: slices.Compact(s.slpBuf)}
+		}
+		mask |= 1 << e.step
 	}
-	slices.Sort(s.slpBuf)
-	return slices.Compact(s.slpBuf)
+	return sleepKey{mask: mask, small: true}
+}
+
+// keyOf returns the sleepKey of the sorted steps b.
+func keyOf(b []int32) sleepKey {
+	if len(b) > 0 && b[len(b)-1] >= 63 {
+		return sleepKey{list: b}
+	}
+	var mask uint64
+	for _, v := range b {
+		mask |= 1 << v
+	}
+	return sleepKey{mask: mask, small: true}
+}
+
+// steps returns z's steps in increasing order, in *buf when z is a mask (which it grows
+// as needed); the caller must not modify them.
+func (z *sleepKey) steps(buf *[]int32) []int32 {
+	if !z.small {
+		return z.list
+	}
+	*buf = maskSteps(z.mask, *buf)
+	return *buf
+}
+
+func maskSteps(m uint64, buf []int32) []int32 {
+	buf = buf[:0]
+	for ; m != 0; m &= m - 1 {
+		buf = append(buf, int32(bits.TrailingZeros64(m)))
+	}
+	return buf
+}
+
+// A state keeps the sleep set it was explored under in one word (visitedState.slp): the
+// bit mask of its steps when they are all below 63, else slpIndexed and the index of the
+// set interned. The mask needs no table: most sleep sets, and every one on the shipped
+// systems but adr 2r2w's and paxos 2r2w's larger graphs, are kept that way.
+const slpIndexed = 1 << 63
+
+// keepSleep returns how a state keeps the sleep set z.
+func (g *Graph) keepSleep(z *sleepKey) uint64 {
+	if z.small {
+		return z.mask
+	}
+	return g.keepSteps(z.list)
+}
+
+// keepSteps returns how a state keeps the sleep set of the sorted steps b.
+func (g *Graph) keepSteps(b []int32) uint64 {
+	if len(b) == 0 || b[len(b)-1] < 63 {
+		var mask uint64
+		for _, v := range b {
+			mask |= 1 << v
+		}
+		return mask
+	}
+	return slpIndexed | uint64(uint32(g.internSleep(b)))
+}
+
+// keptSteps returns the steps of a kept sleep set in increasing order, in *buf when it is
+// a mask (which it grows as needed); the caller must not modify them: they may be the
+// table's.
+func (g *Graph) keptSteps(x uint64, buf *[]int32) []int32 {
+	if x&slpIndexed != 0 {
+		return g.sleepSet(int32(uint32(x)))
+	}
+	*buf = maskSteps(x, *buf)
+	return *buf
+}
+
+// keptIn reports whether the kept sleep set x is a subset of z.
+func (s *stateful) keptIn(x uint64, z *sleepKey) bool {
+	switch {
+	case x == 0:
+		return true
+	case x&slpIndexed == 0 && z.small:
+		return x&^z.mask == 0
+	}
+	return subsetSorted(s.g.keptSteps(x, &s.bufA), z.steps(&s.bufB))
+}
+
+// keptMeet returns the kept form of the intersection of the kept sleep set x and z.
+func (s *stateful) keptMeet(x uint64, z *sleepKey) uint64 {
+	if x&slpIndexed == 0 && z.small {
+		return x & z.mask
+	}
+	s.meetBuf = meetSorted(s.g.keptSteps(x, &s.bufA), z.steps(&s.bufB), s.meetBuf)
+	return s.g.keepSteps(s.meetBuf)
 }
 
 // sleepSteps returns the node's sleep set as the graph's steps of the events of
@@ -112,10 +217,20 @@ func (g *Graph) internSleep(b []int32) int32 {
 
 // sleepSubset reports whether interned sleep set a is a subset of the sorted steps y.
 func (g *Graph) sleepSubset(a int32, y []int32) bool {
-	if a == 0 {
-		return true
+	return a == 0 || subsetSorted(g.sleepSet(a), y)
+}
+
+// sleepMeet returns the index of the intersection of interned sleep set a and the sorted
+// steps y, using buf as scratch.
+func (g *Graph) sleepMeet(a int32, y []int32, buf []int32) int32 {
+	if a == 0 || len(y) == 0 {
+		return 0
 	}
-	x := g.sleepSet(a)
+	return g.internSleep(meetSorted(g.sleepSet(a), y, buf))
+}
+
+// subsetSorted reports whether the sorted steps x are a subset of the sorted steps y.
+func subsetSorted(x, y []int32) bool {
 	if len(x) > len(y) {
 		return false
 	}
@@ -131,13 +246,8 @@ func (g *Graph) sleepSubset(a int32, y []int32) bool {
 	return true
 }
 
-// sleepMeet returns the index of the intersection of interned sleep set a and the sorted
-// steps y, using buf as scratch.
-func (g *Graph) sleepMeet(a int32, y []int32, buf []int32) int32 {
-	if a == 0 || len(y) == 0 {
-		return 0
-	}
-	x := g.sleepSet(a)
+// meetSorted appends to buf[:0] the steps both sorted x and y hold, in order.
+func meetSorted(x, y, buf []int32) []int32 {
 	buf = buf[:0]
 	j := 0
 	for _, v := range x {
@@ -148,7 +258,7 @@ func (g *Graph) sleepMeet(a int32, y []int32, buf []int32) int32 {
 			buf = append(buf, v)
 		}
 	}
-	return g.internSleep(buf)
+	return buf
 }
 
 // reopen makes the visited state k, which the search is about to explore again, a state
@@ -160,7 +270,12 @@ func (g *Graph) reopen(k int32) {
 	if st.sum < 0 {
 		return
 	}
-	st.old, st.sum, st.first, st.idx = st.sum, -1, -1, -1 // sw keeps an inline summary
+	if st.sum == sumInline {
+		st.sum = oldInline // sw keeps it
+	} else {
+		st.sum = -2 - st.sum
+	}
+	st.first, st.idx = -1, -1
 }
 
 // StatefulDPORWithoutSleep is StatefulDPOR without sleep sets, as it was before they were

@@ -91,3 +91,58 @@ func TestSliceTableInterns(t *testing.T) {
 		t.Errorf("only %d distinct slices: the test says little", len(seen))
 	}
 }
+
+// TestKeptSleepSetsMatchSortedSlices checks the one-word form a state keeps its sleep set
+// in (a bit mask below step 63, an interned index above) against plain sorted slices:
+// subset and intersection agree with a direct computation whichever form each side is
+// in, and the table's sets are not written through the scratch buffers.
+func TestKeptSleepSetsMatchSortedSlices(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 0))
+	s := StatefulDPOR(History()).(*stateful)
+	random := func() []int32 {
+		var b []int32
+		for range r.IntN(6) {
+			if r.IntN(3) == 0 {
+				b = append(b, int32(56+r.IntN(16))) // around the mask's limit
+			} else {
+				b = append(b, int32(r.IntN(12)))
+			}
+		}
+		slices.Sort(b)
+		return slices.Compact(b)
+	}
+	forms := map[bool]int{}
+	kept := map[uint64][]int32{}
+	for range 3000 {
+		x, y := random(), random()
+		kx := s.g.keepSteps(x)
+		forms[kx&slpIndexed == 0]++
+		kept[kx] = x
+		z := keyOf(slices.Clone(y))
+		subset := true
+		var meet []int32
+		for _, v := range x {
+			if slices.Contains(y, v) {
+				meet = append(meet, v)
+			} else {
+				subset = false
+			}
+		}
+		if got := s.keptIn(kx, &z); got != subset {
+			t.Fatalf("%v ⊆ %v: got %v, want %v", x, y, got, subset)
+		}
+		var buf []int32
+		if got := s.g.keptSteps(s.keptMeet(kx, &z), &buf); !slices.Equal(got, meet) && (len(got) != 0 || len(meet) != 0) {
+			t.Fatalf("%v ∩ %v: got %v, want %v", x, y, got, meet)
+		}
+	}
+	for k, want := range kept {
+		var buf []int32
+		if got := s.g.keptSteps(k, &buf); !slices.Equal(got, want) && (len(got) != 0 || len(want) != 0) {
+			t.Fatalf("kept set %#x reads %v, kept from %v", k, got, want)
+		}
+	}
+	if forms[true] < 100 || forms[false] < 100 {
+		t.Errorf("masks %d, indexed %d: both forms must be exercised", forms[true], forms[false])
+	}
+}

@@ -142,8 +142,8 @@ type stateful struct {
 	lastDep     []int32 // by class: the last step of the path it depends on (findRaces)
 	fg          Set     // a revisit's choice for one step by Flanagan and Godefroid's rule
 
-	slpBuf  []int32 // sleep's result
-	meetBuf []int32 // sleepMeet's scratch
+	slpBuf              []int32 // sleep's result
+	meetBuf, bufA, bufB []int32 // keptIn's and keptMeet's scratch
 	// slpAt[d], triedAt[d]: the sleep set of the node at depth d, and the steps explored
 	// from it so far, the last one on the path (sleep)
 	slpAt, triedAt [][]sleeper
@@ -225,18 +225,18 @@ func (s *stateful) Arrive(p Path) {
 			s.cls.rows = s.g.depRows(s.dep)
 		}
 	}
-	var slp []int32 // the sleep set, as the graph's steps in increasing order
+	slp := sleepKey{small: true} // the sleep set, as the graph's steps
 	if !s.noSleep {
 		slp = s.sleep(nodes, t)
 	}
 	st := s.g.st(k)
 	s.again = false
 	if !seen {
-		st.slp = s.g.internSleep(slp)
-	} else if !s.g.sleepSubset(st.slp, slp) {
+		st.slp = s.g.keepSleep(&slp)
+	} else if !s.keptIn(st.slp, &slp) {
 		// Explored before (or being explored, up the path) under a sleep set this
 		// path's does not include: explore it again (sleepcache.go).
-		st.slp = s.g.sleepMeet(st.slp, slp, s.meetBuf)
+		st.slp = s.keptMeet(st.slp, &slp)
 		s.g.reopen(k)
 		seen, s.again = false, true
 	}
@@ -434,7 +434,7 @@ func (s *stateful) reachable(k int32, n int) int {
 			s.reach.Or(g.sumOf(st))
 			continue
 		}
-		if st.old >= 0 { // being explored again: what it reached before, too
+		if st.old() >= 0 { // being explored again: what it reached before, too
 			s.reach.Or(g.oldOf(st))
 		}
 		if s.onPath(st.depth, u, n) && int(st.depth) < low {
