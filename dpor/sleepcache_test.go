@@ -40,15 +40,7 @@ func TestSleepSetsInterned(t *testing.T) {
 		if slices.Equal(x, y) != (kx == ky) {
 			t.Fatalf("%v (%d) and %v (%d): equal sets must share an index, others not", x, kx, y, ky)
 		}
-		subset := true
-		var meet []int32
-		for _, v := range x {
-			if slices.Contains(y, v) {
-				meet = append(meet, v)
-			} else {
-				subset = false
-			}
-		}
+		subset, meet := directSubsetMeet(x, y)
 		if got := g.sleepSubset(kx, y); got != subset {
 			t.Fatalf("%v ⊆ %v: got %v, want %v", x, y, got, subset)
 		}
@@ -119,15 +111,7 @@ func TestKeptSleepSetsMatchSortedSlices(t *testing.T) {
 		forms[kx&slpIndexed == 0]++
 		kept[kx] = x
 		z := keyOf(slices.Clone(y))
-		subset := true
-		var meet []int32
-		for _, v := range x {
-			if slices.Contains(y, v) {
-				meet = append(meet, v)
-			} else {
-				subset = false
-			}
-		}
+		subset, meet := directSubsetMeet(x, y)
 		if got := s.keptIn(kx, &z); got != subset {
 			t.Fatalf("%v ⊆ %v: got %v, want %v", x, y, got, subset)
 		}
@@ -145,4 +129,19 @@ func TestKeptSleepSetsMatchSortedSlices(t *testing.T) {
 	if forms[true] < 100 || forms[false] < 100 {
 		t.Errorf("masks %d, indexed %d: both forms must be exercised", forms[true], forms[false])
 	}
+}
+
+// directSubsetMeet is the plain computation the sleep-set forms are checked against:
+// whether x ⊆ y, and x ∩ y in x's order.
+func directSubsetMeet(x, y []int32) (bool, []int32) {
+	subset := true
+	var meet []int32
+	for _, v := range x {
+		if slices.Contains(y, v) {
+			meet = append(meet, v)
+		} else {
+			subset = false
+		}
+	}
+	return subset, meet
 }
