@@ -149,12 +149,8 @@ func (g *Graph) keepSleep(z *sleepKey) uint64 {
 
 // keepSteps returns how a state keeps the sleep set of the sorted steps b.
 func (g *Graph) keepSteps(b []int32) uint64 {
-	if len(b) == 0 || b[len(b)-1] < 63 {
-		var mask uint64
-		for _, v := range b {
-			mask |= 1 << v
-		}
-		return mask
+	if z := keyOf(b); z.small {
+		return z.mask
 	}
 	return slpIndexed | uint64(uint32(g.internSleep(b)))
 }
@@ -213,20 +209,6 @@ func (g *Graph) internSleep(b []int32) int32 {
 	}
 	k, _ := g.slps.intern(b)
 	return k
-}
-
-// sleepSubset reports whether interned sleep set a is a subset of the sorted steps y.
-func (g *Graph) sleepSubset(a int32, y []int32) bool {
-	return a == 0 || subsetSorted(g.sleepSet(a), y)
-}
-
-// sleepMeet returns the index of the intersection of interned sleep set a and the sorted
-// steps y, using buf as scratch.
-func (g *Graph) sleepMeet(a int32, y []int32, buf []int32) int32 {
-	if a == 0 || len(y) == 0 {
-		return 0
-	}
-	return g.internSleep(meetSorted(g.sleepSet(a), y, buf))
 }
 
 // subsetSorted reports whether the sorted steps x are a subset of the sorted steps y.
