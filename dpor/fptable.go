@@ -61,6 +61,15 @@ func (t *fpTable) get(fp uint64) int32 {
 	}
 }
 
+// prefetch starts loading the slot where a lookup of fp begins, so that a lookup a
+// little later finds it in the cache (words.Prefetch): the graph knows a state's
+// fingerprint before it has to look it up.
+func (t *fpTable) prefetch(fp uint64) {
+	if len(t.slots) != 0 {
+		words.Prefetch(unsafe.Pointer(&t.slots[t.home(fp)]))
+	}
+}
+
 // getOrPut returns the index stored for fp, storing k first if there is none: one probe
 // sequence for both.
 func (t *fpTable) getOrPut(fp uint64, k int32) int32 {

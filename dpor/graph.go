@@ -177,6 +177,9 @@ func (g *Graph) addEdge(from, step, to int32) {
 	st.first = int32(len(g.edges) - 1)
 }
 
+// prefetchState starts loading what state(fp) will read first (fpTable.prefetch).
+func (g *Graph) prefetchState(fp uint64) { g.ids.prefetch(fp) }
+
 // state returns the index of the state fp, adding it if it is new, and whether it was
 // there already.
 func (g *Graph) state(fp uint64) (int32, bool) {
