@@ -105,6 +105,13 @@ func (exhaustive) Name() string         { return "exhaustive" }
 func (exhaustive) CacheKey(Path) uint64 { return 0 }
 func (exhaustive) Needs() Needs         { return Needs{} }
 
+// KeyFree reports whether c's CacheKey is 0 whatever the path (exhaustive search), so
+// that a state's visited-set key is known before the path's node for it is built.
+func KeyFree(c StateCacher) bool {
+	_, ok := c.(exhaustive)
+	return ok
+}
+
 func (exhaustive) Arrive(p Path) {
 	nodes := p.Nodes()
 	if top := &nodes[len(nodes)-1]; !top.Final {

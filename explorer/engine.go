@@ -37,6 +37,11 @@ type engine struct {
 	// With state caching: the set of states visited, and the strategy's cache key.
 	visited visitedSet
 	cacher  dpor.StateCacher
+	// early: the visited set is looked up by the state's fingerprint alone (the cache
+	// key is always 0), so arrive can start fetching its slot before the path's node is
+	// built; earlyFP is that fingerprint, for visit.
+	early   bool
+	earlyFP uint64
 	// stale marks, in stateless mode, that the states above the initial one are not
 	// kept: they must be rebuilt before the next step.
 	stale bool
@@ -112,6 +117,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		if e.visited, err = openVisitedFor(opts, e.strat); err != nil {
 			return nil, err
 		}
+	}
+	if _, ok := e.visited.(prefetcher); ok && dpor.KeyFree(e.cacher) {
+		e.early = true
 	}
 	e.needs = e.strat.Needs()
 	x.keys = e.needs.Keys
@@ -256,6 +264,10 @@ func (e *engine) search(ctx context.Context) bool {
 // goes on from it. When it does not — s is final, or was visited before — the schedule
 // that reached it ends (if s is new) and s is taken off the path.
 func (e *engine) arrive(s *state) bool {
+	if e.early {
+		e.earlyFP = s.fingerprint()
+		e.visited.(prefetcher).Prefetch(e.earlyFP)
+	}
 	more := e.push(s)
 	e.strat.Arrive(e)
 	if e.visited != nil {

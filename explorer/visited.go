@@ -50,6 +50,10 @@ type diskSet struct{ v *visited.Set }
 
 func (d diskSet) Add(fp uint64) (bool, error) { return d.v.Add(fp) }
 func (d diskSet) Close() error                { return d.v.Close() }
+
+// Prefetch takes the state's fingerprint: the engine prefetches only when the cache key
+// is always 0.
+func (d diskSet) Prefetch(fp uint64) { d.v.Prefetch(visitKey(fp, 0)) }
 func (d diskSet) Stats() VisitedStats {
 	s := d.v.Stats()
 	return VisitedStats{
@@ -86,6 +90,13 @@ func cacheable(s dpor.Strategy, faulty bool) (dpor.Strategy, dpor.StateCacher, e
 // path.
 func (e *engine) Fingerprint() uint64 { return e.states[len(e.states)-1].fingerprint() }
 
+// visitKey is the visited set's key of a state with fingerprint fp under cache key key.
+func visitKey(fp, key uint64) uint64 { return model.Mix64(fp ^ model.Mix64(key+0x51ed27)) }
+
+// prefetcher is a visited set that can start fetching the memory that adding a state
+// will read, given the state's fingerprint (visited.Set.Prefetch).
+type prefetcher interface{ Prefetch(fp uint64) }
+
 // visitHook, when set (by tests), sees every state the search visits with caching.
 var visitHook func(*state)
 
@@ -100,8 +111,11 @@ func (e *engine) visit() (bool, error) {
 	// takes no fingerprint, and computing one would be a second per state.
 	k, keeper := e.visited.(keeperSet)
 	var fp uint64
-	if !keeper {
-		fp = model.Mix64(s.fingerprint() ^ model.Mix64(e.cacher.CacheKey(e)+0x51ed27))
+	switch {
+	case e.early:
+		fp = visitKey(e.earlyFP, 0)
+	case !keeper:
+		fp = visitKey(s.fingerprint(), e.cacher.CacheKey(e))
 	}
 	isNew, err := e.visited.Add(fp)
 	if err != nil {

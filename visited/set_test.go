@@ -75,6 +75,10 @@ func TestVisitedOracle(t *testing.T) {
 			oracle := map[uint64]bool{}
 			var revisits uint64
 			for i, fp := range visitedStream(uint64(len(tc.name)), tc.n, tc.local) {
+				// Prefetch is a hint: of the key added next, or of another, it
+				// changes no answer.
+				v.Prefetch(fp)
+				v.Prefetch(fp*0x9e3779b97f4a7c15 + 1)
 				got, err := v.Add(fp)
 				if err != nil {
 					t.Fatalf("Add #%d (%#x): %v", i, fp, err)
