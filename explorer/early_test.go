@@ -52,7 +52,7 @@ func TestEarlyLookupKeyIsTheVisitKey(t *testing.T) {
 			return rec, nil
 		}
 		defer func() { visitHook = nil }()
-		visitHook = func(s *state) { late = append(late, s.fingerprint()) }
+		visitHook = func(_ *engine, s *state) { late = append(late, s.fingerprint()) }
 		res, err := Run(t.Context(), sys, Options{Strategy: strat, StateCaching: true, MaxSchedules: Unlimited})
 		if err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ func TestFIFOFingerprintMergesOnlyEqualFutures(t *testing.T) {
 	reached := func(sys model.System, finer bool) map[uint64]bool {
 		seen := map[uint64]bool{}
 		finerFingerprints = finer
-		visitHook = func(s *state) {
+		visitHook = func(_ *engine, s *state) {
 			finerFingerprints = false
 			seen[s.fingerprint()] = true
 			finerFingerprints = finer

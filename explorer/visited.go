@@ -98,14 +98,14 @@ func visitKey(fp, key uint64) uint64 { return model.Mix64(fp ^ model.Mix64(key+0
 type prefetcher interface{ Prefetch(fp uint64) }
 
 // visitHook, when set (by tests), sees every state the search visits with caching.
-var visitHook func(*state)
+var visitHook func(*engine, *state)
 
 // visit records the state at the top of the path in the visited set and reports whether
 // it is new.
 func (e *engine) visit() (bool, error) {
 	s := e.states[len(e.states)-1]
 	if visitHook != nil {
-		visitHook(s)
+		visitHook(e, s)
 	}
 	// A strategy that keeps the visited states looked this one up in its Arrive: its set
 	// takes no fingerprint, and computing one would be a second per state.
