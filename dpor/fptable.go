@@ -34,6 +34,7 @@ type fpTable struct {
 type fpSlot struct {
 	fp  uint64
 	val int32
+	_   int32 // explicit, so that a slot is two words where uint64 aligns to 4 bytes too
 }
 
 // An fpSlot is two words: the table's memory is words.
