@@ -36,9 +36,9 @@ func traceKey(s *state, events []histories.Event) uint64 {
 	return model.Mix64(s.asum ^ model.Mix64(s.psum+0x9E3779B97F4A7C15) ^ model.Mix64(h^0xC2B2AE3D27D4EB4F) ^ s.fifoOrder())
 }
 
-// finalStates runs strat with state caching on sys and returns the trace keys of the
-// final states it reaches (no enabled event, below the depth bound), and whether the
-// search completed within budget schedules.
+// finalStates runs strat with state caching on sys, at most budget schedules, and
+// returns the trace keys of the final states it reaches (no enabled event; a path cut by
+// the depth bound or by a sleep set ends elsewhere) and the run's result.
 func finalStates(t *testing.T, sys model.System, strat dpor.Strategy, budget int64) (map[uint64]bool, *Result) {
 	t.Helper()
 	finals := map[uint64]bool{}
