@@ -37,10 +37,10 @@ type engine struct {
 	// With state caching: the set of states visited, and the strategy's cache key.
 	visited visitedSet
 	cacher  dpor.StateCacher
-	// early: the visited set is looked up by the state's fingerprint alone (the cache
-	// key is always 0), so arrive can start fetching its slot before the path's node is
-	// built; earlyFP is that fingerprint, for visit.
-	early   bool
+	// early, when the visited set is looked up by the state's fingerprint alone (the
+	// cache key is always 0): arrive asks it to start fetching the state's slot before
+	// the path's node is built; earlyFP is that fingerprint, for visit.
+	early   prefetcher
 	earlyFP uint64
 	// stale marks, in stateless mode, that the states above the initial one are not
 	// kept: they must be rebuilt before the next step.
@@ -118,8 +118,8 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	if _, ok := e.visited.(prefetcher); ok && dpor.KeyFree(e.cacher) {
-		e.early = true
+	if p, ok := e.visited.(prefetcher); ok && dpor.KeyFree(e.cacher) {
+		e.early = p
 	}
 	e.needs = e.strat.Needs()
 	x.keys = e.needs.Keys
@@ -264,9 +264,9 @@ func (e *engine) search(ctx context.Context) bool {
 // goes on from it. When it does not — s is final, or was visited before — the schedule
 // that reached it ends (if s is new) and s is taken off the path.
 func (e *engine) arrive(s *state) bool {
-	if e.early {
+	if e.early != nil {
 		e.earlyFP = s.fingerprint()
-		e.visited.(prefetcher).Prefetch(e.earlyFP)
+		e.early.Prefetch(e.earlyFP)
 	}
 	more := e.push(s)
 	e.strat.Arrive(e)

@@ -112,7 +112,7 @@ func (e *engine) visit() (bool, error) {
 	k, keeper := e.visited.(keeperSet)
 	var fp uint64
 	switch {
-	case e.early:
+	case e.early != nil:
 		fp = visitKey(e.earlyFP, 0)
 	case !keeper:
 		fp = visitKey(s.fingerprint(), e.cacher.CacheKey(e))
