@@ -456,6 +456,9 @@ func (e *engine) push(s *state) bool {
 	n.Freeze = false
 	n.Delays = 0
 	n.Enabled, e.idx[d] = e.x.enabled(s, n.Enabled, e.idx[d])
+	if enabledHook != nil {
+		enabledHook(n.Enabled, e.idx[d])
+	}
 	n.Final = len(n.Enabled) == 0 || d >= e.maxDepth
 	if d < len(e.peeks) {
 		clear(e.peeks[d])
@@ -468,6 +471,11 @@ func (e *engine) push(s *state) bool {
 	}
 	return !n.Final
 }
+
+// enabledHook, when set (by tests), may reorder the events enabled at each state the
+// search reaches, with their indices in the state's pending list: the strategies must
+// reach the same states whatever the order (they start a node with its first event).
+var enabledHook func(evs []dpor.Event, idx []int)
 
 // pushLastAt fills lastAt[d] from lastAt[d−1] and the step taken at d−1.
 func (e *engine) pushLastAt(d int) {

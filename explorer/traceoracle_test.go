@@ -3,6 +3,7 @@ package explorer
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,20 +56,20 @@ func finalStates(t *testing.T, sys model.System, strat dpor.Strategy, budget int
 	return finals, res
 }
 
-// TestStatefulDPORReachesEveryFinalState is a trace-level oracle for stateful DPOR, finer
-// than the canonical histories: source DPOR explores at least one schedule of every
-// Mazurkiewicz trace under its relation, and every schedule of a trace ends in the same
-// state (traceKey), so dpor with caching must reach every final state exhaustive search
-// with caching reaches — the actors' states and the messages left, not only the
-// histories. It runs on the random protocols of the canonical-history oracle (acyclic and
-// cyclic, internal/randsys) and on the smaller configurations of the shipped systems.
-func TestStatefulDPORReachesEveryFinalState(t *testing.T) {
-	type sys struct {
-		name    string
-		sys     model.System
-		shipped bool
-	}
-	var all []sys
+// oracleSystem is a system the trace-level oracle runs on; shipped systems are compared
+// whatever their size.
+type oracleSystem struct {
+	name    string
+	sys     model.System
+	shipped bool
+}
+
+// traceOracleSystems returns the random protocols of the canonical-history oracle
+// (acyclic and cyclic, internal/randsys) and the smaller configurations of the shipped
+// systems.
+func traceOracleSystems(t *testing.T) []oracleSystem {
+	t.Helper()
+	var all []oracleSystem
 	// RAVEL_STATEFUL_SWEEP=1 compares four times as many random systems, as the
 	// canonical-history oracle does; not in CI.
 	seeds := uint64(60)
@@ -77,11 +78,11 @@ func TestStatefulDPORReachesEveryFinalState(t *testing.T) {
 	}
 	for seed := uint64(0); seed < seeds; seed++ {
 		s := randsys.New(seed)
-		all = append(all, sys{s.Name, s, false})
+		all = append(all, oracleSystem{s.Name, s, false})
 	}
 	for seed := uint64(0); seed < seeds; seed++ {
 		s := randsys.NewCyclic(seed)
-		all = append(all, sys{s.Name, s, false})
+		all = append(all, oracleSystem{s.Name, s, false})
 	}
 	// The shipped systems' configurations that the canonical-history oracle
 	// (dpor.TestStatefulDPORShippedSystems) runs with -short, and chord-fixed 2r2w, on
@@ -101,8 +102,40 @@ func TestStatefulDPORReachesEveryFinalState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all = append(all, sys{name, s, true})
+		all = append(all, oracleSystem{name, s, true})
 	}
+	return all
+}
+
+// TestStatefulDPORReachesEveryFinalState is a trace-level oracle for stateful DPOR, finer
+// than the canonical histories: source DPOR explores at least one schedule of every
+// Mazurkiewicz trace under its relation, and every schedule of a trace ends in the same
+// state (traceKey), so dpor with caching must reach every final state exhaustive search
+// with caching reaches — the actors' states and the messages left, not only the
+// histories.
+func TestStatefulDPORReachesEveryFinalState(t *testing.T) {
+	compareFinalStates(t, traceOracleSystems(t))
+}
+
+// TestStatefulDPORReachesEveryFinalStateNewestFirst is the same oracle with every
+// state's enabled events in reverse order, so that a node's first event is the newest
+// one: a re-armed timer, a message just sent. In the engine's own order (oldest first)
+// a cycle of the search delivers the older events in turn; newest first, it can go round
+// without them, and only the cycle proviso (stateful.go) makes the search explore them
+// from the states on the cycle.
+func TestStatefulDPORReachesEveryFinalStateNewestFirst(t *testing.T) {
+	enabledHook = func(evs []dpor.Event, idx []int) {
+		slices.Reverse(evs)
+		slices.Reverse(idx)
+	}
+	defer func() { enabledHook = nil }()
+	compareFinalStates(t, traceOracleSystems(t))
+}
+
+// compareFinalStates checks, on every system of all small enough for exhaustive search
+// with caching, that dpor with caching reaches exactly its final states.
+func compareFinalStates(t *testing.T, all []oracleSystem) {
+	t.Helper()
 	compared, finals := 0, 0
 	for _, s := range all {
 		t.Run(s.name, func(t *testing.T) {
