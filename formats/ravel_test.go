@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -56,7 +57,7 @@ func randomOps[I, O any](r *rand.Rand, n int, input func() I, output func(I) O) 
 // awkward values: negative numbers, empty, quoted and non-ASCII strings.
 func TestRavelRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	ints := []int{0, 1, -1, 7, 1 << 40}
+	ints := []int{0, 1, -1, 7, math.MaxInt, math.MinInt}
 	strs := []string{"", "x", "a \"quoted\" \\ value", "héllo\n", "x 0 1 y"}
 	for range 50 {
 		roundTrip(t, randomOps(r, 30,

@@ -1,6 +1,7 @@
 package samplers
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -27,10 +28,13 @@ func TestGolden(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		got = append(got, r.Uint64())
 	}
-	var ints []int
+	var ints []int64
 	r = RunRand(1, 7)
-	for _, k := range []int{1, 2, 3, 10, 1000, 1 << 40} {
-		ints = append(ints, r.IntN(k))
+	for _, k := range []int64{1, 2, 3, 10, 1000, 1 << 40} {
+		if k > math.MaxInt {
+			break // an int of 32 bits cannot hold the bound: the draws before it still count
+		}
+		ints = append(ints, int64(r.IntN(int(k))))
 	}
 	c := CalibrationRand(1, 0).Uint64()
 	want := []uint64{goldenU[0], goldenU[1], goldenU[2]}
@@ -39,7 +43,10 @@ func TestGolden(t *testing.T) {
 			t.Errorf("RunRand(1,0) draw %d = %#x, want %#x", i, got[i], want[i])
 		}
 	}
-	for i := range goldenI {
+	if len(ints) < 5 {
+		t.Fatalf("%d draws compared, want at least 5", len(ints))
+	}
+	for i := range ints {
 		if ints[i] != goldenI[i] {
 			t.Errorf("RunRand(1,7) IntN draw %d = %d, want %d", i, ints[i], goldenI[i])
 		}
@@ -78,7 +85,7 @@ func TestIntNUniform(t *testing.T) {
 
 var (
 	goldenU = [3]uint64{0xdb12a4e1e285d8c1, 0x577049c9ae88d6fe, 0xdd8ce1263f4a8d0f}
-	goldenI = []int{0, 1, 2, 6, 336, 617736873493}
+	goldenI = []int64{0, 1, 2, 6, 336, 617736873493}
 	goldenC = uint64(0x1fa4e8e8818179b)
 )
 

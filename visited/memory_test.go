@@ -67,7 +67,7 @@ func TestVisitedMemoryBound(t *testing.T) {
 	}
 	var maxRSS int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		maxRSS = ru.Maxrss << 10 // kB on Linux
+		maxRSS = int64(ru.Maxrss) << 10 // kB on Linux (an int32 on 32-bit platforms)
 	}
 	t.Logf("budget %d MiB: peak RssAnon %.1f MiB (sampled), peak RSS %.1f MiB (getrusage, file pages included)",
 		boundBudget>>20, float64(peak)/(1<<20), float64(maxRSS)/(1<<20))
