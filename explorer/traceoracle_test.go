@@ -85,13 +85,13 @@ func traceOracleSystems(t *testing.T) []oracleSystem {
 		all = append(all, oracleSystem{s.Name, s, false})
 	}
 	// The shipped systems' configurations that the canonical-history oracle
-	// (dpor.TestStatefulDPORShippedSystems) runs with -short, and chord-fixed 2r2w, on
-	// which dropping the re-exploration of states reached under a smaller sleep set loses
-	// final states.
+	// (dpor.TestStatefulDPORShippedSystems) runs with -short; chord-fixed 2r2w, on which
+	// dropping the re-exploration of states reached under a smaller sleep set loses final
+	// states; and the cyclic leader system's three smallest, with abd 1w2r-seq.
 	for _, name := range []string{
 		"register/2r1w", "register-buggy/2r1w", "adr/2r1w", "adr-buggy/2r1w", "chord/2r1w",
 		"chord-fixed/2r1w", "chord-fixed/2r2w", "paxos/2r1w", "paxos-buggy/2r1w",
-		"gossip/writes", "gossip/rw", "abd/1w1r", "abd-buggy/1w1r",
+		"gossip/writes", "gossip/rw", "abd/1w1r", "abd-buggy/1w1r", "leader/1rw", "leader-buggy/1rw", "leader/1w1r", "abd/1w2r-seq",
 	} {
 		sysName, harness, _ := strings.Cut(name, "/")
 		entry, err := systems.Lookup(sysName)
