@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,16 +72,26 @@ func traceOracleSystems(t *testing.T) []oracleSystem {
 	t.Helper()
 	var all []oracleSystem
 	// RAVEL_STATEFUL_SWEEP=1 compares four times as many random systems, as the
-	// canonical-history oracle does; not in CI.
-	seeds := uint64(60)
+	// canonical-history oracle does; RAVEL_STATEFUL_SEEDS=LO-HI compares the seeds from LO
+	// up to HI instead, to search for a counterexample. Neither is in CI.
+	lo, hi := uint64(0), uint64(60)
 	if os.Getenv("RAVEL_STATEFUL_SWEEP") != "" {
-		seeds = 240
+		hi = 240
 	}
-	for seed := uint64(0); seed < seeds; seed++ {
+	if r := os.Getenv("RAVEL_STATEFUL_SEEDS"); r != "" {
+		a, b, _ := strings.Cut(r, "-")
+		var errA, errB error
+		lo, errA = strconv.ParseUint(a, 10, 64)
+		hi, errB = strconv.ParseUint(b, 10, 64)
+		if errA != nil || errB != nil || lo >= hi {
+			t.Fatalf("RAVEL_STATEFUL_SEEDS=%q: want LO-HI, LO below HI", r)
+		}
+	}
+	for seed := lo; seed < hi; seed++ {
 		s := randsys.New(seed)
 		all = append(all, oracleSystem{s.Name, s, false})
 	}
-	for seed := uint64(0); seed < seeds; seed++ {
+	for seed := lo; seed < hi; seed++ {
 		s := randsys.NewCyclic(seed)
 		all = append(all, oracleSystem{s.Name, s, false})
 	}
@@ -91,7 +102,8 @@ func traceOracleSystems(t *testing.T) []oracleSystem {
 	for _, name := range []string{
 		"register/2r1w", "register-buggy/2r1w", "adr/2r1w", "adr-buggy/2r1w", "chord/2r1w",
 		"chord-fixed/2r1w", "chord-fixed/2r2w", "paxos/2r1w", "paxos-buggy/2r1w",
-		"gossip/writes", "gossip/rw", "abd/1w1r", "abd-buggy/1w1r", "leader/1rw", "leader-buggy/1rw", "leader/1w1r", "abd/1w2r-seq",
+		"gossip/writes", "gossip/rw", "abd/1w1r", "abd-buggy/1w1r",
+		"leader/1rw", "leader-buggy/1rw", "leader/1w1r", "abd/1w2r-seq",
 	} {
 		sysName, harness, _ := strings.Cut(name, "/")
 		entry, err := systems.Lookup(sysName)
