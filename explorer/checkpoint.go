@@ -56,6 +56,10 @@ type checkpointRecord struct {
 	Canon    []canonRecord
 	Chrono   []chronoRecord
 	First    *violationRecord
+	// StrategyLen is the length of a dpor.Resumable strategy's own state (SaveState),
+	// saved when the search goes on: it follows the record's encoding in the
+	// checkpoint, rather than being a field of it, which would copy it once more.
+	StrategyLen int
 }
 
 // nodeRecord is one node of the path; sets are lists of indices into Enabled.
@@ -106,6 +110,8 @@ type checkpointer struct {
 	every  time.Duration
 	last   time.Time
 	resume *checkpointRecord
+	// strategy is the resumed checkpoint's strategy state (checkpointRecord.StrategyLen).
+	strategy []byte
 }
 
 // openCheckpoint opens the checkpoint directory of a run: its visited set is the run's
@@ -115,11 +121,12 @@ func (e *engine) openCheckpoint() error {
 	if _, _, ok := samplingOf(e.opts, e.strat); ok {
 		return fmt.Errorf("checkpoints: the %s strategy samples independent runs, each replayable from its seed; re-run it with the same --seed instead", e.strat.Name())
 	}
-	if _, stateful := e.opts.Strategy.(dpor.Cacheable); stateful && e.opts.StateCaching {
-		// Stateful DPOR's graph of visited states is not in the checkpoint record: a
+	keeper, _ := e.strat.(dpor.StateKeeper)
+	if _, ok := e.strat.(dpor.Resumable); keeper != nil && !ok {
+		// A strategy that keeps its own record of the visited states must save it, or a
 		// resumed run would cut paths at visited states without the backtrack points
-		// the graph restores, and lose histories.
-		return fmt.Errorf("checkpoints: %s with state caching keeps a graph of the visited states that checkpoints do not save yet; checkpoint dpor-source without caching, or exhaustive or delay-bounded with caching", e.strat.Name())
+		// the record restores, and lose histories.
+		return fmt.Errorf("checkpoints: %s keeps a record of the visited states that checkpoints do not save", e.strat.Name())
 	}
 	if _, picker := e.strat.(dpor.Picker); picker {
 		// Its wakeup trees are not in the checkpoint record: a resumed run would lose
@@ -149,10 +156,12 @@ func (e *engine) openCheckpoint() error {
 		err = fmt.Errorf("%s already holds a checkpoint: continue it with --resume, or give an empty directory", c.Dir)
 	default:
 		rec := new(checkpointRecord)
-		if derr := gob.NewDecoder(bytes.NewReader(raw)).Decode(rec); derr != nil || rec.Format != checkpointFormat {
+		if derr := gob.NewDecoder(bytes.NewReader(raw)).Decode(rec); derr != nil || rec.Format != checkpointFormat ||
+			rec.StrategyLen < 0 || rec.StrategyLen > len(raw) {
 			err = fmt.Errorf("%s: the checkpoint record is not one this Ravel can read (%v)", c.Dir, derr)
 			break
 		}
+		e.ckpt.strategy = raw[len(raw)-rec.StrategyLen:]
 		if err = sameRun(rec.Identity, c.Identity); err != nil {
 			err = fmt.Errorf("--resume %s: %w", c.Dir, err)
 			break
@@ -167,7 +176,12 @@ func (e *engine) openCheckpoint() error {
 		e.ckpt = nil
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	if e.opts.StateCaching {
+	switch {
+	case keeper != nil:
+		// Its record of the visited states is in the checkpoint record (Resumable); the
+		// store holds only the record.
+		e.visited = keeperSet{keeper}
+	case e.opts.StateCaching:
 		e.visited = diskSet{set}
 	}
 	return nil
@@ -207,12 +221,17 @@ func (e *engine) checkpoint(done, complete bool) {
 		return
 	}
 	rec := e.record(done, complete)
+	var strat []byte
+	if r, ok := e.strat.(dpor.Resumable); ok && !done {
+		strat = r.SaveState(nil)
+		rec.StrategyLen = len(strat)
+	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(rec); err != nil {
 		e.err = fmt.Errorf("checkpoint: %w", err)
 		return
 	}
-	if err := e.ckpt.set.Checkpoint(buf.Bytes()); err != nil {
+	if err := e.ckpt.set.Checkpoint(buf.Bytes(), strat); err != nil {
 		e.err = fmt.Errorf("checkpoint: %w", err)
 		return
 	}
@@ -364,6 +383,13 @@ func (e *engine) restore() (more bool, err error) {
 		}
 		e.push(next)
 	}
+	if r, ok := e.strat.(dpor.Resumable); ok {
+		err := r.RestoreState(e.ckpt.strategy, e.nodes)
+		e.ckpt.strategy = nil
+		if err != nil {
+			return false, fmt.Errorf("checkpoint: %s: %w", e.strat.Name(), err)
+		}
+	}
 	e.stats.MaxDepth = rec.Stats.MaxDepth
 	return true, nil
 }
@@ -423,7 +449,7 @@ func (e *engine) closeCheckpoint() error {
 	if e.ckpt == nil {
 		return nil
 	}
-	if e.visited != nil {
+	if _, ok := e.visited.(diskSet); ok {
 		return nil // the visited set is the store; Run closes it
 	}
 	return e.ckpt.set.Close()

@@ -7,3 +7,11 @@ func PollEveryStep() func() {
 	pollMask = 0
 	return func() { pollMask = old }
 }
+
+// NewestFirst makes every state list its enabled events newest first (newestFirst), an
+// order in which stateful DPOR needs its cycle proviso; the returned func restores the
+// engine's order.
+func NewestFirst() func() {
+	enabledHook = newestFirst
+	return func() { enabledHook = nil }
+}

@@ -85,6 +85,8 @@ func TestCheckpointKillResume(t *testing.T) {
 		{"caching-spilling-moves", []string{"check", "gossip", "--agents", "4", "--harness", "rw", "--state-caching", "on", "--visited-mem", "4KiB", "--max-schedules", "0"}},
 		{"dpor-source", []string{"check", "gossip", "--agents", "3", "--harness", "writes", "--strategy", "dpor-source", "--max-schedules", "0"}},
 		{"exhaustive-budget", []string{"check", "gossip", "--agents", "3", "--harness", "writes", "--max-schedules", "9000"}},
+		// Stateful DPOR: its graph of the visited states is in the record.
+		{"dpor-caching", []string{"check", "paxos", "--harness", "2r2w", "--strategy", "dpor", "--state-caching", "on", "--max-schedules", "0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := append(tc.args, "--json", "--quiet")

@@ -54,9 +54,11 @@ func (v *Set) tables() []generation {
 }
 
 // Checkpoint makes every fingerprint added so far durable, with record (the caller's
-// state of the search) beside it, and starts a new epoch: a resume from this
-// checkpoint drops whatever is added later. It needs Options.Durable.
-func (v *Set) Checkpoint(record []byte) error {
+// state of the search, the concatenation of its parts: LastCheckpoint returns them as
+// one) beside it, and starts a new epoch: a resume from this checkpoint drops whatever
+// is added later. It needs Options.Durable. The parts are written as they are, not
+// copied into one: a record can be most of the memory a search holds.
+func (v *Set) Checkpoint(record ...[]byte) error {
 	if v.err != nil {
 		return v.err
 	}
@@ -73,7 +75,7 @@ func (v *Set) Checkpoint(record []byte) error {
 		return v.fail("write", err)
 	}
 	n := recordHeader + recordTable*len(tables)
-	head := make([]byte, n, n+len(record))
+	head := make([]byte, n)
 	binary.LittleEndian.PutUint64(head[0:], ver)
 	if v.zero {
 		head[8] = 1
@@ -84,9 +86,13 @@ func (v *Set) Checkpoint(record []byte) error {
 		binary.LittleEndian.PutUint64(head[recordHeader+recordTable*i:], uint64(len(g.slots)))
 		binary.LittleEndian.PutUint64(head[recordHeader+recordTable*i+8:], uint64(g.used))
 	}
-	val := append(head, record...)
-	val = binary.LittleEndian.AppendUint64(val, xxhash.Sum64(val))
-	if err := writeDurable(filepath.Join(v.private, recordFile), v.private, val); err != nil {
+	parts := append([][]byte{head}, record...)
+	d := xxhash.New()
+	for _, p := range parts {
+		_, _ = d.Write(p)
+	}
+	parts = append(parts, binary.LittleEndian.AppendUint64(nil, d.Sum64()))
+	if err := writeDurable(filepath.Join(v.private, recordFile), v.private, parts...); err != nil {
 		return v.fail("write", err)
 	}
 	v.store.epoch = ver + 1
