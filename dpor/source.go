@@ -252,3 +252,12 @@ func inheritSleep(nodes []Node, dep Dependence) {
 		add(c)
 	}
 }
+
+// Failed reverses the races of the step that failed, the last explored from the last node
+// of p (FailureAware).
+func (s *source) Failed(p Path) {
+	nodes := p.Nodes()
+	d := len(nodes) - 1
+	s.before(nodes, d)
+	s.races(nodes, d)
+}

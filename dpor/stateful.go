@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/ravelmc/ravel/model"
+
 	"github.com/ravelmc/ravel/internal/words"
 )
 
@@ -215,12 +217,7 @@ func (s *stateful) Arrive(p Path) {
 	// its CPU); what does not depend on its result is done while the slot is fetched.
 	fp := p.(StatePath).Fingerprint()
 	s.g.prefetchState(fp)
-	// The states the path held at depth n and above have been left for good.
-	for d := len(s.sts) - 1; d >= n; d-- {
-		if !s.revisit[d] {
-			s.g.leave(s.sts[:d+1], int(s.pendAt[d]), int(s.edgeAt[d]))
-		}
-	}
+	s.leaveFrom(n)
 	t := int32(-1)
 	if n > 0 {
 		// The step's class first: the sleep set, before and races look dependence up by
@@ -285,6 +282,50 @@ func (s *stateful) Arrive(p Path) {
 				break
 			}
 		}
+	}
+}
+
+// failSalt marks the fingerprint of the state a failing step leads to (Failed).
+const failSalt = 0x6661696c6564 // "failed"
+
+// Failed reverses the races of the step that failed, the last explored from the last node
+// of p, as Arrive does for a step that reached a state; and records it in the graph as
+// an edge to a terminal state of its own, summarized as reaching nothing, so that a
+// revisit of a state it is reachable from races it too. That state's fingerprint is made
+// from the parent's place in the graph and the step, so no state reached without failing
+// shares it.
+func (s *stateful) Failed(p Path) {
+	nodes := p.Nodes()
+	d := len(nodes) - 1
+	// Before the edge: leaving them cuts the graph's stack of edges back to where it
+	// stood when they were reached.
+	s.leaveFrom(d + 1)
+	t := s.g.intern(nodes[d].Step())
+	s.cls.setStep(d, s.g.class[t])
+	if s.memo {
+		s.cls.rows = s.g.depRows(s.dep)
+	}
+	s.levels.invalidate(d)
+	s.before(nodes, d)
+	s.races(nodes, d)
+	k, seen := s.g.state(model.Mix64(uint64(uint32(s.sts[d]))<<32|uint64(uint32(t))) ^ failSalt)
+	if !seen {
+		st := s.g.st(k)
+		st.sum, st.sw = sumInline, 0
+	}
+	s.g.addEdge(s.sts[d], t, k)
+}
+
+// leaveFrom records that the states the path held at depth n and above have been left
+// for good, and forgets them.
+func (s *stateful) leaveFrom(n int) {
+	for d := len(s.sts) - 1; d >= n; d-- {
+		if !s.revisit[d] {
+			s.g.leave(s.sts[:d+1], int(s.pendAt[d]), int(s.edgeAt[d]))
+		}
+	}
+	if n < len(s.sts) {
+		s.sts, s.revisit, s.pendAt, s.edgeAt = s.sts[:n], s.revisit[:n], s.pendAt[:n], s.edgeAt[:n]
 	}
 }
 

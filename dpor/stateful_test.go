@@ -130,25 +130,44 @@ func hasCycle(t *testing.T, sys model.System) bool {
 }
 
 // TestStatefulDPORShippedSystems is the stateful oracle on the shipped systems: on every
-// configuration whose exhaustive search with caching stays small, dpor+caching finds
-// exactly its canonical histories and violations. The larger ones run without -short.
+// configuration whose exhaustive search with caching completes within a second or two,
+// dpor+caching finds exactly its canonical histories and violations. The larger ones run
+// without -short; the four that take seconds each (abd 1w2r, abd-buggy 2w2r, leader and
+// leader-buggy 1w1r) only with RAVEL_STATEFUL_SWEEP=1. Not here: abd 2w2r, leader 1w2r and
+// 2w1r, and the 2r2w harnesses of register-volatile and register-idempotent, whose
+// exhaustive search with caching runs past a minute (over 11 million states).
 func TestStatefulDPORShippedSystems(t *testing.T) {
 	configs := []struct {
 		name string
 		long bool
+		// huge: seconds of CPU each; only with RAVEL_STATEFUL_SWEEP=1 (not in CI).
+		huge bool
 	}{
-		{"register/2r1w", false}, {"register-buggy/2r1w", false}, {"register-buggy/2r2w", true},
-		{"adr/2r1w", false}, {"adr-buggy/2r1w", false}, {"adr-buggy/2r2w", true},
-		{"chord/2r1w", false}, {"chord/2r2w", true}, {"chord-fixed/2r1w", false}, {"chord-fixed/2r2w", true},
-		{"paxos/2r1w", false}, {"paxos/2r2w", true}, {"paxos-buggy/2r1w", false}, {"paxos-buggy/2r2w", true},
-		{"gossip/writes", false}, {"gossip/rw", false},
-		{"abd/1w1r", false}, {"abd-buggy/1w1r", false}, {"abd-buggy/1w2r-seq", true},
-		{"leader/1rw", true}, {"leader-buggy/1rw", true},
+		{"register/2r1w", false, false}, {"register/2r2w", true, false},
+		{"register-buggy/2r1w", false, false}, {"register-buggy/2r2w", true, false},
+		{"register-volatile/1r1w", false, false}, {"register-volatile/2r1w", true, false},
+		{"register-idempotent/1r1w", false, false}, {"register-idempotent/2r1w", true, false},
+		{"adr/2r1w", false, false}, {"adr/2r2w", true, false},
+		{"adr-buggy/2r1w", false, false}, {"adr-buggy/2r2w", true, false},
+		{"chord/2r1w", false, false}, {"chord/2r2w", true, false},
+		{"chord-fixed/2r1w", false, false}, {"chord-fixed/2r2w", true, false},
+		{"paxos/2r1w", false, false}, {"paxos/2r2w", true, false},
+		{"paxos-buggy/2r1w", false, false}, {"paxos-buggy/2r2w", true, false},
+		{"gossip/writes", false, false}, {"gossip/rw", false, false},
+		{"abd/1w1r", false, false}, {"abd/1w2r-seq", true, false}, {"abd/1w2r", true, true},
+		{"abd-buggy/1w1r", false, false}, {"abd-buggy/1w2r-seq", true, false}, {"abd-buggy/1w2r", true, false},
+		{"abd-buggy/2w2r", true, true},
+		{"leader/1rw", true, false}, {"leader/1w1r", true, true},
+		{"leader-buggy/1rw", true, false}, {"leader-buggy/1w1r", true, true},
+		{"microbench/bug1-L2", false, false}, {"microbench/bug1-L3", false, false}, {"microbench/bug2-L4", false, false},
 	}
 	for _, c := range configs {
 		t.Run(c.name, func(t *testing.T) {
 			if c.long && testing.Short() {
 				t.Skip("large; skipped with -short")
+			}
+			if c.huge && os.Getenv("RAVEL_STATEFUL_SWEEP") == "" {
+				t.Skip("seconds of CPU; runs with RAVEL_STATEFUL_SWEEP=1")
 			}
 			t.Parallel()
 			sys := shippedSystem(t, c.name)

@@ -241,6 +241,9 @@ func (e *engine) search(ctx context.Context) bool {
 			e.stats.Schedules++
 			e.stats.Panics++
 			e.fail(fail, next, d+1)
+			if f, ok := e.strat.(dpor.FailureAware); ok {
+				f.Failed(e)
+			}
 			e.forget()
 			if e.stats.Schedules >= e.maxS {
 				return false

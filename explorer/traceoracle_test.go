@@ -98,12 +98,15 @@ func traceOracleSystems(t *testing.T) []oracleSystem {
 	// The shipped systems' configurations that the canonical-history oracle
 	// (dpor.TestStatefulDPORShippedSystems) runs with -short; chord-fixed 2r2w, on which
 	// dropping the re-exploration of states reached under a smaller sleep set loses final
-	// states; and the cyclic leader system's three smallest, with abd 1w2r-seq.
+	// states; the cyclic leader system's three smallest, with abd 1w2r-seq; and the small
+	// configurations of the registers made for faults and of the sampler micro-benchmark.
 	for _, name := range []string{
 		"register/2r1w", "register-buggy/2r1w", "adr/2r1w", "adr-buggy/2r1w", "chord/2r1w",
 		"chord-fixed/2r1w", "chord-fixed/2r2w", "paxos/2r1w", "paxos-buggy/2r1w",
 		"gossip/writes", "gossip/rw", "abd/1w1r", "abd-buggy/1w1r",
 		"leader/1rw", "leader-buggy/1rw", "leader/1w1r", "abd/1w2r-seq",
+		"register-volatile/1r1w", "register-idempotent/1r1w", "microbench/bug1-L2", "microbench/bug1-L3",
+		"microbench/bug2-L4",
 	} {
 		sysName, harness, _ := strings.Cut(name, "/")
 		entry, err := systems.Lookup(sysName)
