@@ -224,8 +224,12 @@ func (s *optimal) reversed(nodes []Node, e, d int) {
 	}
 }
 
-// Failed does nothing: optimal DPOR examines a schedule's races when it ends, through its
-// wakeup trees, and a failing step is not yet part of that (a known gap: its races with
-// earlier steps are reversed only when another race leads there; source-set DPOR,
-// dpor-source, and stateful DPOR reverse them).
-func (s *optimal) Failed(Path) {}
+// Failed reverses the races of the step that failed (FailureAware), the last explored
+// from the last node of p, as races does when a schedule ends: the schedule ends at that
+// step, with a terminal node after it that nothing is explored from.
+func (s *optimal) Failed(p Path) {
+	nodes := p.Nodes()
+	d := len(nodes) - 1
+	s.before(nodes, d)
+	s.races(append(nodes[:d+1:d+1], Node{Final: true}))
+}

@@ -475,6 +475,10 @@ func (e *engine) push(s *state) bool {
 	return !n.Final
 }
 
+// endHook, when set (by tests), sees the state every schedule ends in, and whether the
+// depth budget cut it there.
+var endHook func(e *engine, s *state, cut bool)
+
 // enabledHook, when set (by tests), may reorder the events enabled at each state the
 // search reaches, with their indices in the state's pending list: the strategies must
 // reach the same states whatever the order (they start a node with its first event).
@@ -515,6 +519,9 @@ func (e *engine) steps(d int) []dpor.Event {
 
 // endSchedule judges the history of the schedule that ended in s, the top of the path.
 func (e *engine) endSchedule(s *state, cut bool) {
+	if endHook != nil {
+		endHook(e, s, cut)
+	}
 	e.stats.Schedules++
 	if cut {
 		e.stats.Cut++
