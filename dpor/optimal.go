@@ -226,10 +226,26 @@ func (s *optimal) reversed(nodes []Node, e, d int) {
 
 // Failed reverses the races of the step that failed (FailureAware), the last explored
 // from the last node of p, as races does when a schedule ends: the schedule ends at that
-// step, with a terminal node after it that nothing is explored from.
+// step, with a terminal node after it that nothing is explored from. It then expands the
+// node fully.
 func (s *optimal) Failed(p Path) {
 	nodes := p.Nodes()
 	d := len(nodes) - 1
 	s.before(nodes, d)
 	s.races(append(nodes[:d+1:d+1], Node{Final: true}))
+	// Every event of the node not explored yet, asleep or in its tree already goes into
+	// its tree (FailureAware).
+	node, root := &nodes[d], s.roots[d]
+next:
+	for k, ev := range node.Enabled {
+		if node.Done.Has(k) || node.Sleep.Has(k) {
+			continue
+		}
+		for _, c := range root.children {
+			if c.info.Event.ID == ev.ID {
+				continue next
+			}
+		}
+		root.children = append(root.children, &wnode{info: StepInfo{Event: ev, Invokes: ev.Kind == Request}})
+	}
 }

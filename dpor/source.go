@@ -254,10 +254,11 @@ func inheritSleep(nodes []Node, dep Dependence) {
 }
 
 // Failed reverses the races of the step that failed, the last explored from the last node
-// of p (FailureAware).
+// of p, and expands that node fully (FailureAware).
 func (s *source) Failed(p Path) {
 	nodes := p.Nodes()
 	d := len(nodes) - 1
 	s.before(nodes, d)
 	s.races(nodes, d)
+	nodes[d].Backtrack.AddAll(len(nodes[d].Enabled))
 }

@@ -289,7 +289,8 @@ func (s *stateful) Arrive(p Path) {
 const failSalt = 0x6661696c6564 // "failed"
 
 // Failed reverses the races of the step that failed, the last explored from the last node
-// of p, as Arrive does for a step that reached a state; and records it in the graph as
+// of p, as Arrive does for a step that reached a state, and expands that node fully
+// (FailureAware); and it records the step in the graph as
 // an edge to a terminal state of its own, summarized as reaching nothing, so that a
 // revisit of a state it is reachable from races it too. That state's fingerprint is made
 // from the parent's place in the graph and the step, so no state reached without failing
@@ -308,6 +309,7 @@ func (s *stateful) Failed(p Path) {
 	s.levels.invalidate(d)
 	s.before(nodes, d)
 	s.races(nodes, d)
+	nodes[d].Backtrack.AddAll(len(nodes[d].Enabled))
 	k, seen := s.g.state(model.Mix64(uint64(uint32(s.sts[d]))<<32|uint64(uint32(t))) ^ failSalt)
 	if !seen {
 		st := s.g.st(k)

@@ -123,10 +123,12 @@ func (exhaustive) Arrive(p Path) {
 // calls ctx.Fail ends the schedule at that step, with no state after it to Arrive at.
 // Failed is called with the path whose last node's last explored step (Node.Step) is the
 // one that failed. A DPOR strategy reverses that step's races as it would a step that
-// reached a state: without it, the schedules in which the failing event comes before an
-// earlier step it races with are explored only if another race leads to them, and the
-// final states they alone reach can be missed (microbench bug2-L4 lost 2 of 36 under
-// stateful DPOR, 4 under optimal DPOR).
+// reached a state, and expands the node fully: the races of the failing step with the
+// steps that would have come after it are never seen, since the schedule ends there, so
+// every alternative at the node is explored instead (as the cycle proviso does where a
+// cut withholds race analysis). Without it, final states can be missed (microbench
+// bug2-L4 lost 2 of 36 under stateful DPOR, 4 under optimal DPOR; random protocols with a
+// failing actor, randsys.NewFailing, lost more).
 type FailureAware interface {
 	Failed(p Path)
 }

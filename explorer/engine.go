@@ -243,6 +243,10 @@ func (e *engine) search(ctx context.Context) bool {
 			e.fail(fail, next, d+1)
 			if f, ok := e.strat.(dpor.FailureAware); ok {
 				f.Failed(e)
+				// The failing step covers nothing beyond itself: it is not a step whose
+				// subtree the siblings may sleep on, nor one a reversal may rely on.
+				node := &e.nodes[d]
+				node.Tried = node.Tried[:len(node.Tried)-1]
 			}
 			e.forget()
 			if e.stats.Schedules >= e.maxS {

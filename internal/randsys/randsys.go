@@ -46,6 +46,10 @@ type Node struct {
 	Val    int
 	Rules  [2]rule // for reads and for writes
 	Pinger bool    // pings a peer on a timer, re-armed while it holds no value: a loop
+	// FailOn, when not zero, is a value whose arrival (a write or a gossip) fails the
+	// actor (ctx.Fail) if it holds another value already: a failure that depends on the
+	// order of deliveries (NewFailing).
+	FailOn int
 }
 
 // Start arms a pinger's timer.
@@ -62,6 +66,10 @@ func (n *Node) Receive(ctx *model.Ctx, env model.Envelope) {
 	case Hop:
 		n.handle(ctx, m)
 	case Gossip:
+		if n.fails(m.Val) {
+			ctx.Fail(fmt.Sprintf("value %d arrived while holding %d", m.Val, n.Val))
+			return
+		}
 		n.Val = m.Val
 	case Tick:
 		ctx.Send(ctx.Peers()[n.Rules[0].Next%len(ctx.Peers())], Ping{})
@@ -73,6 +81,9 @@ func (n *Node) Receive(ctx *model.Ctx, env model.Envelope) {
 		}
 	}
 }
+
+// fails reports whether value v arriving now fails the actor (FailOn).
+func (n *Node) fails(v int) bool { return n.FailOn != 0 && v == n.FailOn && n.Val != 0 && n.Val != v }
 
 func (n *Node) rule(in specs.RegisterInput) rule {
 	if in.Write {
@@ -88,6 +99,10 @@ func (n *Node) handle(ctx *model.Ctx, h Hop) {
 		return
 	}
 	if h.Input.Write {
+		if n.fails(h.Input.Value) {
+			ctx.Fail(fmt.Sprintf("value %d arrived while holding %d", h.Input.Value, n.Val))
+			return
+		}
 		n.Val = h.Input.Value
 	}
 	if r.Gossip && len(ctx.Peers()) > 0 {
@@ -113,6 +128,19 @@ func New(seed uint64) model.System { return genSystem(seed, false) }
 // actors until one holds a value, and an actor pings a peer on a timer it re-arms until
 // it holds one.
 func NewCyclic(seed uint64) model.System { return genSystem(seed, true) }
+
+// NewFailing builds the system of seed, acyclic for even seeds and cyclic for odd ones,
+// with an actor that fails (ctx.Fail) when a given value reaches it while it holds
+// another: some schedules end in a failure, which depends on the order of deliveries. The
+// rest of the system is New's (or NewCyclic's) for seed/2.
+func NewFailing(seed uint64) model.System {
+	sys := genSystem(seed/2, seed%2 == 1)
+	rng := rand.New(rand.NewPCG(seed, 0xfa11))
+	nd := sys.Actors[rng.IntN(len(sys.Actors))].(*Node)
+	nd.FailOn = 1 + rng.IntN(2)
+	sys.Name = fmt.Sprintf("failing-%d", seed)
+	return sys
+}
 
 func genSystem(seed uint64, cyclic bool) model.System {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
