@@ -232,6 +232,9 @@ func (s *optimal) Failed(p Path) {
 	nodes := p.Nodes()
 	d := len(nodes) - 1
 	s.before(nodes, d)
+	// The failing step is new: no Arrive saw it (one after another, steps from one node
+	// can fail with no state reached in between).
+	s.fresh = min(s.fresh, d)
 	s.races(append(nodes[:d+1:d+1], Node{Final: true}))
 	// Every event of the node not explored yet, asleep or in its tree already goes into
 	// its tree (FailureAware).
