@@ -12,7 +12,6 @@ import (
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/internal/randsys"
 	"github.com/ravelmc/ravel/model"
-	"github.com/ravelmc/ravel/systems"
 )
 
 // traceKey is a fingerprint of a final state that every schedule of its Mazurkiewicz
@@ -109,15 +108,7 @@ func traceOracleSystems(t *testing.T) []oracleSystem {
 		"microbench/bug2-L4",
 	} {
 		sysName, harness, _ := strings.Cut(name, "/")
-		entry, err := systems.Lookup(sysName)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := entry.New(systems.Config{Harness: harness, Retries: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, oracleSystem{name, s, true})
+		all = append(all, oracleSystem{name, shippedWith(t, sysName, harness, model.Faults{}), true})
 	}
 	return all
 }
