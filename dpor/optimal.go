@@ -236,8 +236,8 @@ func (s *optimal) Failed(p Path) {
 	// can fail with no state reached in between).
 	s.fresh = min(s.fresh, d)
 	s.races(append(nodes[:d+1:d+1], Node{Final: true}))
-	// Every event of the node not explored yet, asleep or in its tree already goes into
-	// its tree (FailureAware).
+	// The full expansion (FailureAware): every event of the node not explored yet, not
+	// asleep and not in its tree already, goes into its tree.
 	node, root := &nodes[d], s.roots[d]
 next:
 	for k, ev := range node.Enabled {

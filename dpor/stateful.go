@@ -4,9 +4,8 @@ import (
 	"math/bits"
 	"unsafe"
 
-	"github.com/ravelmc/ravel/model"
-
 	"github.com/ravelmc/ravel/internal/words"
+	"github.com/ravelmc/ravel/model"
 )
 
 // Stateful DPOR: source-set DPOR combined with state caching, after Yang, Chen,
@@ -222,11 +221,7 @@ func (s *stateful) Arrive(p Path) {
 	if n > 0 {
 		// The step's class first: the sleep set, before and races look dependence up by
 		// class.
-		t = s.g.intern(nodes[n-1].Step())
-		s.cls.setStep(n-1, s.g.class[t])
-		if s.memo {
-			s.cls.rows = s.g.depRows(s.dep)
-		}
+		t = s.classify(nodes, n-1)
 	}
 	slp := sleepKey{small: true} // the sleep set, as the graph's steps
 	if !s.noSleep {
@@ -301,11 +296,7 @@ func (s *stateful) Failed(p Path) {
 	// Before the edge: leaving them cuts the graph's stack of edges back to where it
 	// stood when they were reached.
 	s.leaveFrom(d + 1)
-	t := s.g.intern(nodes[d].Step())
-	s.cls.setStep(d, s.g.class[t])
-	if s.memo {
-		s.cls.rows = s.g.depRows(s.dep)
-	}
+	t := s.classify(nodes, d)
 	s.levels.invalidate(d)
 	s.before(nodes, d)
 	s.races(nodes, d)
@@ -316,6 +307,17 @@ func (s *stateful) Failed(p Path) {
 		st.sum, st.sw = sumInline, 0
 	}
 	s.g.addEdge(s.sts[d], t, k)
+}
+
+// classify interns the step taken at depth d of the path into the graph and records its
+// class in the class table, returning the graph's step.
+func (s *stateful) classify(nodes []Node, d int) int32 {
+	t := s.g.intern(nodes[d].Step())
+	s.cls.setStep(d, s.g.class[t])
+	if s.memo {
+		s.cls.rows = s.g.depRows(s.dep)
+	}
+	return t
 }
 
 // leaveFrom records that the states the path held at depth n and above have been left

@@ -161,7 +161,9 @@ func (e *engine) openCheckpoint() error {
 			err = fmt.Errorf("%s: the checkpoint record is not one this Ravel can read (%v)", c.Dir, derr)
 			break
 		}
-		e.ckpt.strategy = raw[len(raw)-rec.StrategyLen:]
+		if rec.StrategyLen > 0 {
+			e.ckpt.strategy = raw[len(raw)-rec.StrategyLen:]
+		}
 		if err = sameRun(rec.Identity, c.Identity); err != nil {
 			err = fmt.Errorf("--resume %s: %w", c.Dir, err)
 			break
