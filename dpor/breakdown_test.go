@@ -90,19 +90,28 @@ func shippedSystem(t testing.TB, name string) model.System {
 
 // TestStatefulCounts checks the figures TestStatefulBreakdown prints against the engine's:
 // a revisit for each of the engine's, and at least one backtrack point for every step
-// explored.
+// explored; with a fault budget, some come from the full expansion of the nodes where a
+// fault is enabled, and none without.
 func TestStatefulCounts(t *testing.T) {
-	sys := shippedSystem(t, "register/2r1w")
-	var c dpor.StatefulCounts
-	o, res := exploreCached(t, sys, dpor.CountingStatefulDPOR(dpor.History(), &c), explorer.Unlimited)
-	if !o.complete {
-		t.Fatal("did not complete")
-	}
-	if c.Revisits != res.Stats.Revisits {
-		t.Errorf("counted %d revisits, the engine %d", c.Revisits, res.Stats.Revisits)
-	}
-	sum := c.First + c.Races + c.RevisitPending + c.RevisitLead + c.RevisitPath + c.Cycle
-	if edges := res.Stats.Steps; sum < edges || c.Races == 0 || c.First == 0 {
-		t.Errorf("counts %+v (sum %d) for %d steps explored", c, sum, edges)
+	for _, f := range []model.Faults{{}, {Drop: 1}, {Crash: 1}} {
+		t.Run(fmt.Sprintf("%+v", f), func(t *testing.T) {
+			sys := shippedSystem(t, "register/2r1w")
+			sys.Faults = f
+			var c dpor.StatefulCounts
+			o, res := exploreCached(t, sys, dpor.CountingStatefulDPOR(dpor.History(), &c), explorer.Unlimited)
+			if !o.complete {
+				t.Fatal("did not complete")
+			}
+			if c.Revisits != res.Stats.Revisits {
+				t.Errorf("counted %d revisits, the engine %d", c.Revisits, res.Stats.Revisits)
+			}
+			sum := c.First + c.Races + c.RevisitPending + c.RevisitLead + c.RevisitPath + c.Cycle + c.Faults
+			if edges := res.Stats.Steps; sum < edges || c.Races == 0 || c.First == 0 {
+				t.Errorf("counts %+v (sum %d) for %d steps explored", c, sum, edges)
+			}
+			if got, want := c.Faults > 0, f.Any(); got != want {
+				t.Errorf("%d backtrack points from nodes where a fault is enabled, want some: %v", c.Faults, want)
+			}
+		})
 	}
 }

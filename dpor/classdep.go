@@ -13,9 +13,11 @@ package dpor
 // fields a class keeps), so that classDependent may stand for it. A user's relation may
 // look at more (the payload), and is asked about the steps themselves.
 func summaryOnly(dep Dependence) bool {
-	switch dep.(type) {
+	switch d := dep.(type) {
 	case actorDep, historyDep, keyDep:
 		return true
+	case faultsCoarse:
+		return summaryOnly(d.Dependence)
 	}
 	return false
 }

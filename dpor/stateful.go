@@ -157,6 +157,10 @@ type stateful struct {
 	slpAt, triedAt [][]sleeper
 	again          bool // the state the last Arrive saw had been reached before, and is explored again
 	noSleep        bool // sleep sets off (for measurements: StatefulDPORWithoutSleep)
+	faults         bool // the system has fault events (statefulfaults.go)
+	// fullTo[d]: with faults, every node of the path up to depth d was expanded fully
+	// because a fault was enabled there, so race analysis has nothing to add below d+1
+	fullTo []bool
 
 	counts *StatefulCounts // nil unless counting
 }
@@ -173,6 +177,7 @@ type StatefulCounts struct {
 	// RevisitPath: a first step of the path's part of notdep(i).
 	RevisitPending, RevisitLead, RevisitPath int64
 	Cycle                                    int64 // the cycle proviso's full expansion
+	Faults                                   int64 // the full expansion of nodes where a fault is enabled
 }
 
 // CountingStatefulDPOR is StatefulDPOR that counts in c where its backtrack points come
@@ -236,7 +241,9 @@ func (s *stateful) Arrive(p Path) {
 		s.levels.invalidate(n - 1)
 		s.before(nodes, n-1)
 		b := s.backtracks(nodes)
-		s.races(nodes, n-1)
+		if !s.fullBelow(n - 1) {
+			s.races(nodes, n-1)
+		}
 		if s.counts != nil {
 			s.counts.Races += s.backtracks(nodes) - b
 		}
@@ -278,6 +285,21 @@ func (s *stateful) Arrive(p Path) {
 			}
 		}
 	}
+	if s.faults {
+		b := s.backtracks(nodes)
+		full := expandForFaults(top)
+		if full && s.counts != nil {
+			s.counts.Faults += s.backtracks(nodes) - b
+		}
+		s.fullTo = append(s.fullTo[:n], full && (n == 0 || s.fullTo[n-1]))
+	}
+}
+
+// fullBelow reports whether every node of the path below depth d was expanded fully for
+// faults (fullTo): the races of a step taken at d or later, and of the steps reachable
+// from a revisited state at d, add nothing there.
+func (s *stateful) fullBelow(d int) bool {
+	return s.faults && d > 0 && s.fullTo[d-1]
 }
 
 // failSalt marks the fingerprint of the state a failing step leads to (Failed).
@@ -348,6 +370,9 @@ func (s *stateful) Revisit(p Path) {
 		if top := &nodes[n]; !top.Final && top.Sleep.Len() < len(top.Enabled) {
 			c.First-- // counted by Arrive, but nothing is explored from here
 		}
+	}
+	if s.fullBelow(n) {
+		return
 	}
 	low := s.reachable(s.sts[n], n)
 	b := s.backtracks(nodes)

@@ -218,6 +218,14 @@ func (s *stateful) RestoreState(b []byte, nodes []Node) error {
 	if s.memo {
 		s.cls.rows = g.depRows(s.dep)
 	}
+	if s.faults {
+		// What Arrive found at each depth, from the nodes the engine restored.
+		s.fullTo = s.fullTo[:0]
+		for k := range s.sts {
+			full := k < len(nodes) && !nodes[k].Final && hasFault(nodes[k].Enabled) && (k == 0 || s.fullTo[k-1])
+			s.fullTo = append(s.fullTo, full)
+		}
+	}
 	return nil
 }
 

@@ -127,7 +127,8 @@ func TestStatelessMatchesStateful(t *testing.T) {
 }
 
 // TestCachingRefusedWithDS2Heuristics: TransDPOR, IRed and LiViola keep no graph of
-// visited states, so caching is refused with them; dpor runs its stateful variant.
+// visited states, so caching is refused with them, with faults or without; dpor runs its
+// stateful variant, with faults too.
 func TestCachingRefusedWithDS2Heuristics(t *testing.T) {
 	sys, err := register.New(2, "2r1w")
 	if err != nil {
@@ -143,9 +144,17 @@ func TestCachingRefusedWithDS2Heuristics(t *testing.T) {
 		t.Errorf("dpor with caching: %v", err)
 	}
 	sys.Faults.Drop = 1
-	_, err = explorer.Run(context.Background(), sys, explorer.Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true})
-	if err == nil || !strings.Contains(err.Error(), "fault") {
-		t.Errorf("dpor with caching and faults: error = %v, want a refusal naming faults", err)
+	for _, s := range []dpor.Strategy{dpor.TransDPOR(dpor.History()), dpor.IRed(dpor.History()), dpor.LiViola(dpor.Key())} {
+		_, err = explorer.Run(context.Background(), sys, explorer.Options{Strategy: s, StateCaching: true})
+		if err == nil || !strings.Contains(err.Error(), "not sound") {
+			t.Errorf("%s with faults: error = %v, want a refusal saying caching is not sound", s.Name(), err)
+		}
+	}
+	for _, s := range []dpor.Strategy{dpor.DPOR(dpor.History()), dpor.Optimal(dpor.History())} {
+		res, err := explorer.Run(context.Background(), sys, explorer.Options{Strategy: s, StateCaching: true, MaxSchedules: explorer.Unlimited})
+		if err != nil || !res.Complete {
+			t.Errorf("%s with caching and faults: error %v, complete %v", s.Name(), err, res != nil && res.Complete)
+		}
 	}
 }
 

@@ -42,6 +42,9 @@ func TestStatefulDPORResumesAtAnyStep(t *testing.T) {
 		{"abd-buggy/1w2r-seq", func() (model.System, error) { return abd.NewBuggy(3, "1w2r-seq") }, false},
 		{"leader/1rw", func() (model.System, error) { return leader.New(3, "1rw") }, false},
 		{"paxos/2r2w", func() (model.System, error) { return paxos.New(2, paxos.DefaultRetries, "2r2w") }, false},
+		// With faults, nodes where one is enabled are expanded fully (dpor/statefulfaults.go).
+		{"abd/1w1r+drop", func() (model.System, error) { return withFaults(abd.New(3, "1w1r"))(model.Faults{Drop: 1}) }, false},
+		{"register-buggy/2r1w+crash", func() (model.System, error) { return withFaults(register.NewBuggy(3, "2r1w"))(model.Faults{Crash: 1}) }, false},
 	}
 	strat := func() dpor.Strategy {
 		s, err := dpor.New("dpor", dpor.Config{})
@@ -104,5 +107,13 @@ func TestStatefulDPORResumesAtAnyStep(t *testing.T) {
 				t.Errorf("resumed: steps, states explored again, paths blocked %s, want %s", g, w)
 			}
 		})
+	}
+}
+
+// withFaults returns a function that gives sys with fault budget f, or err.
+func withFaults(sys model.System, err error) func(model.Faults) (model.System, error) {
+	return func(f model.Faults) (model.System, error) {
+		sys.Faults = f
+		return sys, err
 	}
 }

@@ -10,14 +10,21 @@ import (
 	"github.com/ravelmc/ravel/model"
 )
 
-// canonicalOf runs sys under opts and returns its canonical histories as sorted JSON
-// lines, a violation's marked, with the result.
+// canonicalOf runs sys under opts and returns its canonical histories (canonicalLines)
+// with the result.
 func canonicalOf(t *testing.T, sys model.System, opts Options) ([]string, *Result) {
 	t.Helper()
 	res, err := Run(t.Context(), sys, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return canonicalLines(t, sys, res), res
+}
+
+// canonicalLines returns res's canonical histories as sorted JSON lines, a violation's
+// marked.
+func canonicalLines(t *testing.T, sys model.System, res *Result) []string {
+	t.Helper()
 	var out []string
 	for _, c := range res.Canonical {
 		b, err := json.Marshal(c.History.JSON(sys.Harness))
@@ -31,7 +38,7 @@ func canonicalOf(t *testing.T, sys model.System, opts Options) ([]string, *Resul
 		out = append(out, line)
 	}
 	slices.Sort(out)
-	return out, res
+	return out
 }
 
 // newestFirst reverses the events enabled at a state (enabledHook): a node then starts

@@ -16,8 +16,8 @@ import (
 
 // traceKey is a fingerprint of a final state that every schedule of its Mazurkiewicz
 // trace under the history relation gives: the actors, the pending messages (with each
-// FIFO channel's order), and the history up to the order of adjacent events of one kind.
-// The visited set's fingerprint covers the history's exact order, which schedules of one
+// FIFO channel's order), the faults (budgets spent, crashed actors, partition), and the
+// history up to the order of adjacent events of one kind. The visited set's fingerprint covers the history's exact order, which schedules of one
 // trace need not share: two steps that each only invoke (or each only answer) at
 // different actors commute under `history`, and swap their events. Every other order of
 // the history is fixed by the relation (an invocation and an answer are dependent), so
@@ -34,6 +34,9 @@ func traceKey(s *state, events []histories.Event) uint64 {
 		run += model.Mix64(ev.Hash())
 	}
 	h = model.Mix64(h ^ run ^ uint64(kind))
+	if s.faults != nil {
+		h ^= model.Mix64(s.faults.hash() + 0x165667B19E3779F9)
+	}
 	return model.Mix64(s.asum ^ model.Mix64(s.psum+0x9E3779B97F4A7C15) ^ model.Mix64(h^0xC2B2AE3D27D4EB4F) ^ s.fifoOrder())
 }
 

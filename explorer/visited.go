@@ -70,12 +70,18 @@ func (d diskSet) Stats() VisitedStats {
 // whether the system has fault events.
 func cacheable(s dpor.Strategy, faulty bool) (dpor.Strategy, dpor.StateCacher, error) {
 	if c, ok := s.(dpor.Cacheable); ok {
-		if faulty {
-			return nil, nil, fmt.Errorf("state caching with the %s strategy does not handle fault events yet (stateful DPOR's graph does not record what a fault acts on); turn faults off, use exhaustive or delay-bounded with caching, or turn caching off", s.Name())
-		}
 		r, ok := s.(dpor.Revisiter) // stateful already: run as given
 		if !ok {
 			r = c.Stateful()
+		}
+		if faulty {
+			f, ok := r.(dpor.Faulty)
+			if !ok {
+				return nil, nil, fmt.Errorf("state caching with the %s strategy does not handle fault events: its stateful variant has no rules for them; turn faults off, use exhaustive or delay-bounded with caching, or turn caching off", s.Name())
+			}
+			if r, ok = f.WithFaults().(dpor.Revisiter); !ok {
+				return nil, nil, fmt.Errorf("state caching with the %s strategy: its variant for fault events is not stateful", s.Name())
+			}
 		}
 		return r, r, nil
 	}
