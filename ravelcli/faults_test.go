@@ -40,40 +40,45 @@ func TestFaultFlagsBadValues(t *testing.T) {
 }
 
 // TestFaultViolationRoundTrip: a violation that needs a crash is reported minimized with
-// its original length, saved with its budgets, and replays to the same violation.
+// its original length, saved with its budgets, and replays to the same violation; with
+// state caching too (stateful DPOR with faults).
 func TestFaultViolationRoundTrip(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "v.json")
-	code, stdout, stderr := runRavel("check", "register-volatile", "--crash", "1", "--strategy", "dpor", "--quiet", "--out", out)
-	if code != exitViolation {
-		t.Fatalf("exit %d, want %d; stderr %s", code, exitViolation, stderr)
-	}
-	for _, w := range []string{"crash 1", "CRASH n", "RESTART n", "minimized from"} {
-		if !strings.Contains(stdout, w) {
-			t.Errorf("report does not show %q:\n%s", w, stdout)
-		}
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vf violationFile
-	if err := json.Unmarshal(data, &vf); err != nil {
-		t.Fatal(err)
-	}
-	if vf.Run.Faults == nil || vf.Run.Faults.Crash != 1 || vf.Violation.OriginalLength <= len(vf.Violation.Steps) {
-		t.Errorf("saved faults %+v, %d steps from %d", vf.Run.Faults, len(vf.Violation.Steps), vf.Violation.OriginalLength)
-	}
-	code, stdout, _ = runRavel("replay", out)
-	if code != exitViolation || !strings.Contains(stdout, "same history") || !strings.Contains(stdout, "CRASH") {
-		t.Errorf("replay exit %d:\n%s", code, stdout)
-	}
-	// Without minimization the schedule is the one found.
-	_, stdout, _ = runRavel("check", "register-volatile", "--crash", "1", "--strategy", "dpor", "--quiet", "--json", "--minimize=false")
-	var r checkReport
-	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-		t.Fatal(err)
-	}
-	if r.FirstViolation == nil || r.FirstViolation.OriginalLength != 0 || len(r.FirstViolation.Steps) != vf.Violation.OriginalLength {
-		t.Errorf("--minimize=false: %+v; want the %d steps found", r.FirstViolation, vf.Violation.OriginalLength)
+	for _, caching := range []string{"off", "on"} {
+		t.Run("state-caching="+caching, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "v.json")
+			code, stdout, stderr := runRavel("check", "register-volatile", "--crash", "1", "--strategy", "dpor", "--state-caching", caching, "--quiet", "--out", out)
+			if code != exitViolation {
+				t.Fatalf("exit %d, want %d; stderr %s", code, exitViolation, stderr)
+			}
+			for _, w := range []string{"crash 1", "CRASH n", "RESTART n", "minimized from"} {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("report does not show %q:\n%s", w, stdout)
+				}
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var vf violationFile
+			if err := json.Unmarshal(data, &vf); err != nil {
+				t.Fatal(err)
+			}
+			if vf.Run.Faults == nil || vf.Run.Faults.Crash != 1 || vf.Violation.OriginalLength <= len(vf.Violation.Steps) {
+				t.Errorf("saved faults %+v, %d steps from %d", vf.Run.Faults, len(vf.Violation.Steps), vf.Violation.OriginalLength)
+			}
+			code, stdout, _ = runRavel("replay", out)
+			if code != exitViolation || !strings.Contains(stdout, "same history") || !strings.Contains(stdout, "CRASH") {
+				t.Errorf("replay exit %d:\n%s", code, stdout)
+			}
+			// Without minimization the schedule is the one found.
+			_, stdout, _ = runRavel("check", "register-volatile", "--crash", "1", "--strategy", "dpor", "--state-caching", caching, "--quiet", "--json", "--minimize=false")
+			var r checkReport
+			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.FirstViolation == nil || r.FirstViolation.OriginalLength != 0 || len(r.FirstViolation.Steps) != vf.Violation.OriginalLength {
+				t.Errorf("--minimize=false: %+v; want the %d steps found", r.FirstViolation, vf.Violation.OriginalLength)
+			}
+		})
 	}
 }
