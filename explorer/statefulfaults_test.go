@@ -3,6 +3,7 @@ package explorer
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -30,10 +31,11 @@ func sameAsExhaustiveWithFaults(t *testing.T, sys model.System) (ex, dp *Result)
 	return ex, dp
 }
 
+// countViolations counts the violations among canonicalLines' lines.
 func countViolations(lines []string) int {
 	n := 0
 	for _, l := range lines {
-		if len(l) > 10 && l[:10] == "violation " {
+		if strings.HasPrefix(l, "violation ") {
 			n++
 		}
 	}
