@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/ravelmc/ravel/internal/words"
 	"github.com/ravelmc/ravel/model"
 )
 
@@ -98,6 +99,7 @@ type Graph struct {
 	ids     fpTable          // states by fingerprint
 	states  [][]visitedState // in chunks of stateChunk, never moved: st(k) is state k
 	nstates int32
+	slabs   []*words.Block // the memory of every chunk but the first (addChunk)
 	edges   []edge
 
 	// The summaries: sum k is the bit set of steps sums.get(k), and its classes
@@ -188,7 +190,7 @@ func (g *Graph) state(fp uint64) (int32, bool) {
 		return got, true
 	}
 	if k&(stateChunk-1) == 0 {
-		g.states = append(g.states, make([]visitedState, stateChunk))
+		g.addChunk()
 	}
 	*g.st(k) = visitedState{first: -1, sum: -1, depth: -1, idx: -1}
 	g.nstates++
@@ -208,6 +210,37 @@ func (g *Graph) bytes() int64 {
 // stateChunk is the number of states in one chunk of Graph.states: growing the graph
 // adds a chunk rather than copying every state into a larger array.
 const stateChunk = 1 << 12
+
+// slabChunks is the number of chunks addChunk maps at once: 5 MiB, on huge pages.
+const slabChunks = 32
+
+// heapChunks is the number of chunks addChunk takes from the Go heap (a million states,
+// 40 MiB) before it maps slabs outside it. Most searches' graphs fit, and there the
+// states are a ballast: the collector lets the heap grow by its live size before it
+// collects, and the engine allocates fast, so with the states outside the heap it
+// collected far more often (abd 1w2r-seq, 134,373 states: 1.18x the CPU in
+// BenchmarkStatefulDPOR at the default GOGC). Past it the ballast is enough, and a
+// larger graph's states in the heap only let its garbage grow with them: a run's peak
+// memory was twice the states' and the fingerprint table's (leader 1w2r: 953 MiB after
+// 90 s, 8.9 million states).
+var heapChunks = 256
+
+// addChunk appends a chunk of stateChunk zeroed states to g.states: from the Go heap up
+// to heapChunks, then cut from slabs mapped outside it (words.NewBlock), which the graph
+// frees once it is dropped.
+func (g *Graph) addChunk() {
+	if len(g.states) < heapChunks {
+		g.states = append(g.states, make([]visitedState, stateChunk))
+		return
+	}
+	i := (len(g.states) - heapChunks) % slabChunks
+	if i == 0 {
+		g.slabs = append(g.slabs, words.NewBlock(slabChunks*stateChunk*int(unsafe.Sizeof(visitedState{}))/8))
+	}
+	w := g.slabs[len(g.slabs)-1].W
+	all := unsafe.Slice((*visitedState)(unsafe.Pointer(unsafe.SliceData(w))), slabChunks*stateChunk)
+	g.states = append(g.states, all[i*stateChunk:(i+1)*stateChunk:(i+1)*stateChunk])
+}
 
 // st returns state k.
 func (g *Graph) st(k int32) *visitedState { return &g.states[k/stateChunk][k%stateChunk] }

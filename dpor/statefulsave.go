@@ -149,7 +149,7 @@ func (s *stateful) RestoreState(b []byte, nodes []Node) error {
 			break
 		}
 		if k&(stateChunk-1) == 0 {
-			g.states = append(g.states, make([]visitedState, stateChunk))
+			g.addChunk()
 		}
 		if fp := d.word(); g.ids.getOrPut(fp, k) != k {
 			d.fail("fingerprint %#x is saved twice", fp)
