@@ -198,7 +198,13 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	}
 	if !f.quiet {
 		opts.ProgressEvery = 5 * time.Second
-		opts.Progress = func(s explorer.Stats) { fmt.Fprintln(stderr, progressLine(s, opts.StateCaching)) }
+		opts.Progress = func(s explorer.Stats) {
+			anon := int64(-1)
+			if u, ok := procmem.Read(); ok {
+				anon = u.Anon
+			}
+			fmt.Fprintln(stderr, progressLine(s, opts.StateCaching, anon))
+		}
 	}
 	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}, {"--html", f.html}} {
 		if o.path != "" {
@@ -423,18 +429,27 @@ func seconds(s float64) string { return fmt.Sprintf("%.3fs", s) }
 func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 
 // progressLine is the line a long check prints every few seconds on standard error. With
-// state caching it counts distinct states too (and the spilled ones once the visited set
-// spills): a stateful search's schedules can stand still for minutes while it covers
-// states, and a user watching it should see it move.
-func progressLine(s explorer.Stats, caching bool) string {
+// state caching it counts distinct states too (the spilled ones once the visited set
+// spills, and those stateful DPOR explores again): a stateful search's schedules can stand
+// still for minutes while it covers states, and a user watching it should see it move. It
+// ends with the process's anonymous resident memory when that is known (anon ≥ 0), since
+// a large search's memory grows with its states and a user should see where it is going
+// before the system runs out.
+func progressLine(s explorer.Stats, caching bool, anon int64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ravel: %s schedules, %s steps, ", report.Thousands(s.Schedules), report.Thousands(s.Steps))
 	if caching {
 		fmt.Fprintf(&b, "%s states, ", report.Thousands(s.States))
+		if s.ExploredAgain > 0 {
+			fmt.Fprintf(&b, "%s explored again, ", report.Thousands(s.ExploredAgain))
+		}
 		if s.Visited.Spilled > 0 {
 			fmt.Fprintf(&b, "%s spilled, ", report.Thousands(s.Visited.Spilled))
 		}
 	}
 	fmt.Fprintf(&b, "%d unique histories, %d violations so far, %.0fs", s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
+	if anon >= 0 {
+		fmt.Fprintf(&b, ", %s resident", mib(anon))
+	}
 	return b.String()
 }
