@@ -99,7 +99,7 @@ type Graph struct {
 	ids     fpTable          // states by fingerprint
 	states  [][]visitedState // in chunks of stateChunk, never moved: st(k) is state k
 	nstates int32
-	slabs   []*words.Block // the memory of every chunk but the first (addChunk)
+	slabs   []*words.Block // the memory of the chunks past heapChunks (addChunk)
 	edges   []edge
 
 	// The summaries: sum k is the bit set of steps sums.get(k), and its classes
