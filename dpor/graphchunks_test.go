@@ -8,8 +8,9 @@ import (
 )
 
 // TestGraphStatesAcrossSlabs: a graph with more states than its chunks from the Go heap
-// and two slabs hold (addChunk), so that a third is begun, keeps each state apart — what is written to one is read back
-// from it alone, by index and by fingerprint — and its saved state restores every one.
+// and two slabs hold (addChunk), so that a third is begun, keeps each state apart — what
+// is written to one is read back from it alone, by index and by fingerprint — and its
+// saved state restores every one.
 func TestGraphStatesAcrossSlabs(t *testing.T) {
 	defer func(h int) { heapChunks = h }(heapChunks)
 	heapChunks = 3 // not the million states of a search: the test would take seconds
