@@ -72,13 +72,15 @@ func TestStatefulDPORKeepsEveryCanonicalHistory(t *testing.T) {
 				if s.long && testing.Short() {
 					t.Skip("large; skipped with -short")
 				}
-				budget := int64(explorer.Unlimited)
+				opts := explorer.Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: explorer.Unlimited}
 				if s.random {
-					budget = randomCachedBudget
+					// Stopped one state past the bound, a search too large to compare
+					// costs no more than one that is compared.
+					opts.MaxStates = maxStates + 1
 				}
-				ex, exr := exploreCached(t, s.sys, dpor.Exhaustive(), budget)
+				ex, exr := exploreWith(t, s.sys, opts)
 				if !ex.complete && s.random {
-					t.Skipf("exhaustive search with caching needs more than %d schedules: too large to compare in CI", budget)
+					t.Skipf("exhaustive search with caching visits more than %d states: too large to compare in CI", maxStates)
 				}
 				if !ex.complete {
 					t.Fatalf("exhaustive search with caching did not complete")
@@ -114,10 +116,6 @@ func TestStatefulDPORKeepsEveryCanonicalHistory(t *testing.T) {
 
 // maxStates bounds the random systems compared: the few larger ones are skipped.
 const maxStates = 10_000
-
-// randomCachedBudget bounds exhaustive search with caching on a random system: a few of
-// the seeds RAVEL_STATEFUL_SWEEP adds have large state spaces.
-const randomCachedBudget = 20_000
 
 // hasCycle reports whether some schedule of sys reaches a state it has been in before:
 // without caching, exhaustive search then reaches the depth bound.

@@ -2,8 +2,10 @@ package explorer_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
 )
@@ -76,6 +78,39 @@ func TestBudgets(t *testing.T) {
 		}
 		if res.Stats.Incomplete != 1 {
 			t.Errorf("incomplete histories = %d, want 1 (the write never returned)", res.Stats.Incomplete)
+		}
+	})
+	t.Run("max states", func(t *testing.T) {
+		for _, strat := range []dpor.Strategy{dpor.Exhaustive(), dpor.DPOR(dpor.History())} {
+			full := mustRun(t, fanout(5), explorer.Options{Strategy: strat, StateCaching: true, MaxSchedules: explorer.Unlimited})
+			n := full.Stats.States
+			if !full.Complete || n < 10 {
+				t.Fatalf("%s: the unbounded search: %d states, complete %v; want at least 10, true", strat.Name(), n, full.Complete)
+			}
+			for _, c := range []struct {
+				max      int64
+				complete bool
+			}{{n / 2, false}, {n - 1, false}, {n + 1, true}} {
+				res := mustRun(t, fanout(5), explorer.Options{Strategy: strat, StateCaching: true, MaxSchedules: explorer.Unlimited, MaxStates: c.max})
+				want := min(c.max, n)
+				if res.Stats.States != want || res.Complete != c.complete {
+					t.Errorf("%s, MaxStates %d: states = %d, complete = %v; want %d, %v", strat.Name(), c.max, res.Stats.States, res.Complete, want, c.complete)
+				}
+			}
+		}
+	})
+	t.Run("max states refused", func(t *testing.T) {
+		for _, c := range []struct {
+			opts explorer.Options
+			want string
+		}{
+			{explorer.Options{MaxStates: 10}, "needs StateCaching"},
+			{explorer.Options{MaxStates: -1, StateCaching: true}, "0 (no limit) or positive"},
+		} {
+			_, err := explorer.Run(context.Background(), fanout(3), c.opts)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("MaxStates %d, caching %v: err = %v; want one that says %q", c.opts.MaxStates, c.opts.StateCaching, err, c.want)
+			}
 		}
 	})
 	t.Run("cancelled context", func(t *testing.T) {

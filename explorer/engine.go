@@ -81,6 +81,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if err := checkSize(len(sys.Actors)); err != nil {
 		return nil, err
 	}
+	if err := opts.checkStates(); err != nil {
+		return nil, err
+	}
 	x, err := newExecutor(&sys, opts.Reflective)
 	if err != nil {
 		return nil, err
@@ -249,22 +252,30 @@ func (e *engine) search(ctx context.Context) bool {
 				node.Tried = node.Tried[:len(node.Tried)-1]
 			}
 			e.forget()
-			if e.stats.Schedules >= e.maxS {
+			if e.spent() {
 				return false
 			}
 			continue
 		}
 		if e.arrive(next) {
+			if e.opts.MaxStates > 0 && e.stats.States >= e.opts.MaxStates {
+				return false
+			}
 			continue
 		}
 		if e.err != nil {
 			return false
 		}
-		if e.stats.Schedules >= e.maxS {
+		if e.spent() {
 			return false
 		}
 	}
 	return true
+}
+
+// spent reports that a budget of the search is spent: the schedules', or the states'.
+func (e *engine) spent() bool {
+	return e.stats.Schedules >= e.maxS || (e.opts.MaxStates > 0 && e.stats.States >= e.opts.MaxStates)
 }
 
 // arrive puts s on the path, lets the strategy see it, and reports whether the search

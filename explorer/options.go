@@ -5,6 +5,8 @@
 package explorer
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -39,6 +41,12 @@ type Options struct {
 	// MaxDepth ends a schedule after this many steps even if events are still enabled;
 	// such a schedule is cut, and counted apart. 0 means DefaultMaxDepth, Unlimited no limit.
 	MaxDepth int
+	// MaxStates, with StateCaching, stops the search once it has visited this many
+	// distinct states (Stats.States), which bounds its memory as no schedule budget can:
+	// with caching a schedule may end after one step at a visited state, or visit
+	// thousands of new ones. 0 means no limit; Run refuses a positive MaxStates without
+	// StateCaching, and a negative one.
+	MaxStates int64
 	// Reflective forces the reflective deep copy and fingerprint even for actors and
 	// messages that have Clone and HashState methods (to measure what those buy).
 	Reflective bool
@@ -91,6 +99,18 @@ func (o Options) maxSchedules() int64 {
 		return 1<<63 - 1
 	}
 	return o.MaxSchedules
+}
+
+// checkStates refuses a state budget that cannot be honoured: states are counted only
+// with state caching.
+func (o Options) checkStates() error {
+	switch {
+	case o.MaxStates < 0:
+		return fmt.Errorf("MaxStates must be 0 (no limit) or positive, got %d", o.MaxStates)
+	case o.MaxStates > 0 && !o.StateCaching:
+		return errors.New("MaxStates needs StateCaching: without it the search counts no states")
+	}
+	return nil
 }
 
 func (o Options) maxDepth() int {
