@@ -26,6 +26,7 @@ type checkFlags struct {
 	harness      string
 	strategy     string
 	maxSchedules int64
+	maxStates    int64
 	maxDepth     int
 	agents       int
 	seed         int64
@@ -56,6 +57,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.StringVar(&f.harness, "harness", "", "the harness: what the clients do (default: the system's first; see ravel list)")
 	fs.StringVar(&f.strategy, "strategy", "exhaustive", "the search strategy (see ravel list)")
 	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "stop after this many schedules; 0 means no limit")
+	fs.Int64Var(&f.maxStates, "max-states", 0, "with --state-caching on: stop after visiting this many distinct states, which bounds the memory; 0 means no limit")
 	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
 	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: the system's)")
 	fs.IntVar(&f.retries, "retries", -1, "the retry limit of systems that retry; 0 means none (default: the system's)")
@@ -156,11 +158,11 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 			return 0, err
 		}
 	}
-	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
+	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxStates: f.maxStates, MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
 	if err := f.faults.apply(&sys, &opts); err != nil {
 		return 0, err
 	}
-	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless, Faults: faultsInfo(&sys)}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxStates: f.maxStates, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless, Faults: faultsInfo(&sys)}
 	if dep := dpor.RelationOf(strat); dep != nil {
 		info.Dependence = dep.Name()
 	}
@@ -175,6 +177,9 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		strat, opts.Strategy = nil, nil
 		opts.Sampling, opts.Seed, opts.FirstRun = sampling, f.seed, f.sampling.run
 	}
+	if f.maxStates < 0 {
+		return 0, usagef("check: --max-states must be 0 (no limit) or positive, got %d", f.maxStates)
+	}
 	switch f.caching {
 	case "on":
 		opts.StateCaching = true
@@ -185,6 +190,9 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 			return 0, err
 		}
 	case "off":
+		if f.maxStates != 0 {
+			return 0, usagef("check: --max-states needs --state-caching on: without it the search counts no states (bound it with --max-schedules)")
+		}
 	default:
 		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
 	}
@@ -337,6 +345,8 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintln(w, "search: complete — every schedule the strategy selects was explored")
 	case r.Interrupted:
 		fmt.Fprintln(w, "search: interrupted — the figures below cover the schedules explored so far")
+	case r.MaxStates > 0 && r.States >= r.MaxStates:
+		fmt.Fprintf(w, "search: incomplete — stopped at the state budget (--max-states %s)\n", report.Thousands(r.MaxStates))
 	case r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules):
 		fmt.Fprintf(w, "search: incomplete — %s schedules were cut at the depth budget (--max-depth %d)\n", report.Thousands(r.CutSchedules), r.MaxDepth)
 	default:

@@ -55,6 +55,7 @@ func (f *checkpointFlags) checkpointing(info runInfo, visitedMem int64, reflecti
 		fmt.Sprintf("stateless=%v", info.Stateless),
 		fmt.Sprintf("max-schedules=%d", info.MaxSchedules),
 		fmt.Sprintf("max-depth=%d", info.MaxDepth),
+		fmt.Sprintf("max-states=%d", info.MaxStates),
 		fmt.Sprintf("reflective=%v", reflective),
 		fmt.Sprintf("visited-mem=%d", visitedMem),
 		"faults=" + faultsIdentity(info.Faults),

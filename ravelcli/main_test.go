@@ -251,6 +251,35 @@ func TestCheckVisitedStats(t *testing.T) {
 	}
 }
 
+// TestCheckStateBudget: --max-states stops a search with caching at that many distinct
+// states, for exhaustive search and stateful DPOR, says so, and records the budget.
+func TestCheckStateBudget(t *testing.T) {
+	for _, strategy := range []string{"exhaustive", "dpor"} {
+		t.Run(strategy, func(t *testing.T) {
+			args := []string{"check", "abd", "--harness", "1w1r", "--strategy", strategy, "--state-caching", "on", "--max-schedules", "0", "--max-states", "500", "--quiet"}
+			code, stdout, stderr := runRavel(append(args, "--json")...)
+			if code != exitOK {
+				t.Fatalf("exit = %d, want 0; stderr:\n%s", code, stderr)
+			}
+			var got struct {
+				Complete  bool  `json:"complete"`
+				States    int64 `json:"states"`
+				MaxStates int64 `json:"max_states"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+				t.Fatalf("%v in:\n%s", err, stdout)
+			}
+			if got.Complete || got.States != 500 || got.MaxStates != 500 {
+				t.Errorf("complete %v, states %d, max_states %d; want false, 500, 500", got.Complete, got.States, got.MaxStates)
+			}
+			_, text, _ := runRavel(args...)
+			if want := "search: incomplete — stopped at the state budget (--max-states 500)"; !strings.Contains(text, want) {
+				t.Errorf("text report lacks %q:\n%s", want, text)
+			}
+		})
+	}
+}
+
 // TestBenchMatrix: bench runs every requested strategy on every requested configuration,
 // with the stateless re-run, and its figures are check's.
 func TestBenchMatrix(t *testing.T) {

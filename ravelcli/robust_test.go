@@ -26,6 +26,8 @@ func TestFlagsValidatedAlike(t *testing.T) {
 		{"bench negative depth", []string{"bench", "--systems", "register", "--max-depth", "-1"}, "--max-depth"},
 		{"check negative schedules", []string{"check", "register", "--max-schedules", "-1"}, "--max-schedules"},
 		{"check retries", []string{"check", "adr", "--retries", "-7"}, "--retries"},
+		{"check negative states", []string{"check", "abd", "--state-caching", "on", "--max-states", "-1"}, "--max-states must be 0 (no limit) or positive"},
+		{"check states without caching", []string{"check", "abd", "--max-states", "100"}, "--max-states needs --state-caching on"},
 		{"bench retries", []string{"bench", "--systems", "adr", "--retries", "-7"}, "--retries"},
 		{"check agents 0", []string{"check", "register", "--agents", "0"}, "--agents must be at least 1"},
 		{"bench agents 0", []string{"bench", "--systems", "register", "--agents", "0"}, "--agents must be at least 1"},

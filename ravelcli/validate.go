@@ -97,5 +97,5 @@ func visitedFlagsApply(cmd string, fs *flag.FlagSet, strat dpor.Strategy) error 
 	if len(given) == 0 {
 		return nil
 	}
-	return usagef("%s: %s does not apply to %s with state caching: stateful DPOR keeps every visited state in its graph, in memory, and never spills (docs/strategies.md); drop the flag, or use exhaustive with --state-caching on to bound the memory", cmd, strings.Join(given, " and "), strat.Name())
+	return usagef("%s: %s does not apply to %s with state caching: stateful DPOR keeps every visited state in its graph, in memory, and never spills (docs/strategies.md); drop the flag and bound its states with --max-states, or use exhaustive with --state-caching on, whose visited states spill", cmd, strings.Join(given, " and "), strat.Name())
 }

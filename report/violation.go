@@ -21,19 +21,22 @@ import (
 
 // RunInfo is what was asked for: enough to rebuild the system and run it again.
 type RunInfo struct {
-	System       string  `json:"system"`
-	Harness      string  `json:"harness"`
-	Strategy     string  `json:"strategy"`
-	Agents       int     `json:"agents"`
-	Retries      int     `json:"retries,omitempty"`
-	StateCaching bool    `json:"state_caching"`
-	Stateless    bool    `json:"stateless"`
-	Seed         int64   `json:"seed"`
-	MaxSchedules int64   `json:"max_schedules"`
-	MaxDepth     int     `json:"max_depth"`
-	Dependence   string  `json:"dependence,omitempty"`
-	Delays       *int    `json:"delays,omitempty"`
-	Faults       *Faults `json:"faults,omitempty"`
+	System       string `json:"system"`
+	Harness      string `json:"harness"`
+	Strategy     string `json:"strategy"`
+	Agents       int    `json:"agents"`
+	Retries      int    `json:"retries,omitempty"`
+	StateCaching bool   `json:"state_caching"`
+	Stateless    bool   `json:"stateless"`
+	Seed         int64  `json:"seed"`
+	MaxSchedules int64  `json:"max_schedules"`
+	// MaxStates is the budget of distinct states (--max-states, with state caching); 0
+	// means none.
+	MaxStates  int64   `json:"max_states,omitempty"`
+	MaxDepth   int     `json:"max_depth"`
+	Dependence string  `json:"dependence,omitempty"`
+	Delays     *int    `json:"delays,omitempty"`
+	Faults     *Faults `json:"faults,omitempty"`
 	// Workload names the generated workload the run used instead of the named harness.
 	Workload string `json:"workload,omitempty"`
 	// Clients describes the harness the run used by what it does (report.Clients): a
