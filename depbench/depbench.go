@@ -112,6 +112,12 @@ type Commutation struct {
 	// Reordered those of them whose two orders leave different canonical histories.
 	Independent int64 `json:"independent_pairs"`
 	Reordered   int64 `json:"reordered_pairs"`
+	// Dependent is the number of co-enabled pairs the relation calls dependent,
+	// DependentCommuting those of them that commute at the state where they meet
+	// (explorer.CommuteOptions.Dependent): what a relation that judged a pair by its
+	// state could still prune.
+	Dependent          int64 `json:"dependent_pairs"`
+	DependentCommuting int64 `json:"dependent_commuting_pairs"`
 	// Counterexample describes the first pair that breaks the contract (explorer's
 	// Counterexample.Describe), or is empty when none does.
 	Counterexample string `json:"counterexample,omitempty"`
@@ -228,11 +234,12 @@ func Compare(ctx context.Context, sys model.System, system, harness string, agen
 }
 
 func checkCommutation(ctx context.Context, sys model.System, dep dpor.Dependence, states int) (Commutation, error) {
-	rep, err := explorer.CheckCommutation(ctx, sys, dep, explorer.CommuteOptions{MaxStates: states})
+	rep, err := explorer.CheckCommutation(ctx, sys, dep, explorer.CommuteOptions{MaxStates: states, Dependent: true})
 	if err != nil {
 		return Commutation{}, err
 	}
-	c := Commutation{Dependence: dep.Name(), States: rep.States, Complete: rep.Complete, Independent: rep.Independent, Reordered: rep.Reordered}
+	c := Commutation{Dependence: dep.Name(), States: rep.States, Complete: rep.Complete, Independent: rep.Independent, Reordered: rep.Reordered,
+		Dependent: rep.Dependent, DependentCommuting: rep.DependentCommuting}
 	if rep.First != nil {
 		c.Counterexample = rep.First.Describe(&sys)
 	}

@@ -105,6 +105,9 @@ func printCommutation(w io.Writer, t *Table, markdown bool) {
 			scope = fmt.Sprintf("the first %s states", report.Thousands(int64(c.States)))
 		}
 		verdict := fmt.Sprintf("commutes on %s: %s independent pairs, %s of them reorder the canonical history", scope, report.Thousands(c.Independent), report.Thousands(c.Reordered))
+		if c.Dependent > 0 {
+			verdict += fmt.Sprintf("; of its %s dependent pairs, %s (%.0f%%) commute at their state", report.Thousands(c.Dependent), report.Thousands(c.DependentCommuting), 100*float64(c.DependentCommuting)/float64(c.Dependent))
+		}
 		if !c.Sound() {
 			verdict = "DOES NOT COMMUTE — " + c.Counterexample
 			if markdown {

@@ -8,6 +8,7 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/systems"
 	"github.com/ravelmc/ravel/systems/register"
 )
@@ -229,4 +230,71 @@ func TestCommutationBuiltinsWithFaults(t *testing.T) {
 			})
 		}
 	}
+}
+
+// counter counts the notes it receives and keeps nothing of their order, so that any two
+// of them commute.
+type counter struct{ K, Seen int }
+
+func (c *counter) Start(ctx *model.Ctx) {
+	if ctx.Self() != 0 {
+		return
+	}
+	for i := 0; i < c.K; i++ {
+		ctx.Send(1, Note{N: i})
+	}
+}
+
+func (c *counter) Receive(_ *model.Ctx, env model.Envelope) {
+	if _, ok := env.Msg.(Note); ok {
+		c.Seen++
+	}
+}
+
+// TestCommutationCountsDependentPairsThatCommute checks CommuteOptions.Dependent against
+// closed forms, with a relation that calls every pair dependent. Four notes pending at
+// one actor, on an unordered network: a counter reaches one state per set of notes
+// delivered, and at a state with m notes pending C(m, 2) pairs meet, Σ C(4,m)·C(m,2) = 24
+// in all, every one commuting; a receiver that records the order (broadcaster) reaches
+// one state per sequence, Σ P(4,j)·C(4−j, 2) = 30 pairs, none commuting. On abd 1w1r,
+// under history, most pairs commute, and never more than are dependent.
+func TestCommutationCountsDependentPairsThatCommute(t *testing.T) {
+	all := relation{"all", func(a, b *dpor.StepInfo) bool { return true }}
+	countSys := model.System{Name: "count", Actors: []model.Actor{&counter{K: 4}, &counter{K: 4}},
+		Harness: model.Clients(specs.Register(), model.Client[specs.RegisterInput]{Target: 0})}
+	for _, c := range []struct {
+		name                 string
+		sys                  model.System
+		dependent, commuting int64
+	}{
+		{"4 notes counted", countSys, 24, 24},
+		{"4 notes in order", burst(4, model.Unordered), 30, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep, err := explorer.CheckCommutation(context.Background(), c.sys, all, explorer.CommuteOptions{MaxStates: explorer.Unlimited, Dependent: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Complete || rep.Dependent != c.dependent || rep.DependentCommuting != c.commuting {
+				t.Errorf("complete %v, %d dependent pairs, %d commuting; want true, %d, %d", rep.Complete, rep.Dependent, rep.DependentCommuting, c.dependent, c.commuting)
+			}
+		})
+	}
+	t.Run("abd 1w1r, history", func(t *testing.T) {
+		sys := buildSystem(t, "abd", "1w1r")
+		rep, err := explorer.CheckCommutation(context.Background(), sys, dpor.History(), explorer.CommuteOptions{MaxStates: 500, Dependent: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Dependent == 0 || rep.DependentCommuting == 0 || rep.DependentCommuting > rep.Dependent {
+			t.Errorf("%d dependent pairs, %d commuting; want both positive, the second at most the first", rep.Dependent, rep.DependentCommuting)
+		}
+		without, err := explorer.CheckCommutation(context.Background(), sys, dpor.History(), explorer.CommuteOptions{MaxStates: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if without.Dependent != 0 || without.Pairs != rep.Pairs || without.Independent != rep.Independent {
+			t.Errorf("without Dependent: %d pairs, %d independent, %d dependent counted; with: %d, %d", without.Pairs, without.Independent, without.Dependent, rep.Pairs, rep.Independent)
+		}
+	})
 }
