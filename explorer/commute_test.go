@@ -232,22 +232,15 @@ func TestCommutationBuiltinsWithFaults(t *testing.T) {
 	}
 }
 
-// counter counts the notes it receives and keeps nothing of their order, so that any two
-// of them commute.
-type counter struct{ K, Seen int }
+// counter is a broadcaster that counts the notes it receives and keeps nothing of their
+// order, so that any two of them commute.
+type counter struct{ B broadcaster }
 
-func (c *counter) Start(ctx *model.Ctx) {
-	if ctx.Self() != 0 {
-		return
-	}
-	for i := 0; i < c.K; i++ {
-		ctx.Send(1, Note{N: i})
-	}
-}
+func (c *counter) Start(ctx *model.Ctx) { c.B.Start(ctx) }
 
 func (c *counter) Receive(_ *model.Ctx, env model.Envelope) {
 	if _, ok := env.Msg.(Note); ok {
-		c.Seen++
+		c.B.Seen++
 	}
 }
 
@@ -260,7 +253,7 @@ func (c *counter) Receive(_ *model.Ctx, env model.Envelope) {
 // under history, most pairs commute, and never more than are dependent.
 func TestCommutationCountsDependentPairsThatCommute(t *testing.T) {
 	all := relation{"all", func(a, b *dpor.StepInfo) bool { return true }}
-	countSys := model.System{Name: "count", Actors: []model.Actor{&counter{K: 4}, &counter{K: 4}},
+	countSys := model.System{Name: "count", Actors: []model.Actor{&counter{broadcaster{K: 4}}, &counter{broadcaster{K: 4}}},
 		Harness: model.Clients(specs.Register(), model.Client[specs.RegisterInput]{Target: 0})}
 	for _, c := range []struct {
 		name                 string
