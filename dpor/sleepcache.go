@@ -78,13 +78,15 @@ func (s *stateful) sleep(nodes []Node, t int32) sleepKey {
 	tried := s.triedAt[n-1]
 	for _, list := range [2][]sleeper{s.slpAt[n-1], tried[:len(tried)-1]} {
 		for _, e := range list {
-			if row.Has(int(s.g.class[e.step])) {
+			k := top.Find(e.id)
+			if k < 0 || top.Sleep.Has(k) {
 				continue
 			}
-			if k := top.Find(e.id); k >= 0 && !top.Sleep.Has(k) {
-				top.Sleep.Add(k)
-				out = append(out, e)
+			if row.Has(int(s.g.class[e.step])) && !s.commutes(n-1, e, t) {
+				continue
 			}
+			top.Sleep.Add(k)
+			out = append(out, e)
 		}
 	}
 	s.slpAt[n] = out

@@ -157,7 +157,12 @@ type stateful struct {
 	slpAt, triedAt [][]sleeper
 	again          bool // the state the last Arrive saw had been reached before, and is explored again
 	noSleep        bool // sleep sets off (for measurements: StatefulDPORWithoutSleep)
-	faults         bool // the system has fault events (statefulfaults.go)
+	// cs judges, in context, a sleeping event the relation calls dependent on the step
+	// just taken (contextsleep.go); nil when the path cannot, or with staticSleep
+	cs          Commuter
+	staticSleep bool                  // sleep sets by the relation alone (StatefulDPORStaticSleep)
+	csTries     map[[2]int32][2]int32 // by class pair: meetings asked about, and how many commuted
+	faults      bool                  // the system has fault events (statefulfaults.go)
 	// fullTo[d]: with faults, every node of the path up to depth d was expanded fully
 	// because a fault was enabled there, so race analysis has nothing to add below d+1
 	fullTo []bool
@@ -215,6 +220,9 @@ func (s *stateful) Needs() Needs         { return Needs{Keys: s.dep.NeedsKeys(),
 func (s *stateful) CacheKey(Path) uint64 { return 0 }
 
 func (s *stateful) Arrive(p Path) {
+	if !s.staticSleep {
+		s.cs, _ = p.(Commuter)
+	}
 	nodes := p.Nodes()
 	n := len(nodes) - 1
 	// The lookup of the state in the graph is a cache miss in a large search (a tenth of

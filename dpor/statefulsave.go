@@ -1,6 +1,7 @@
 package dpor
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -26,7 +27,7 @@ type Resumable interface {
 }
 
 // statefulFormat opens stateful DPOR's saved state; a change of layout changes it.
-const statefulFormat = "ravel-stateful-dpor/1"
+const statefulFormat = "ravel-stateful-dpor/2"
 
 // ErrSavedState is the cause of a RestoreState refused because the saved state is
 // damaged, of another format, or of another path.
@@ -110,6 +111,18 @@ func (s *stateful) SaveState(b []byte) []byte {
 				e.word(x.id)
 			}
 		}
+	}
+	// The context-sensitive checks asked so far by pair of classes (contextsleep.go),
+	// which decide whether they are asked again.
+	pairs := make([][2]int32, 0, len(s.csTries))
+	for k := range s.csTries {
+		pairs = append(pairs, k)
+	}
+	slices.SortFunc(pairs, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	e.n(len(pairs))
+	for _, k := range pairs {
+		c := s.csTries[k]
+		e.int32s(k[0], k[1], c[0], c[1])
 	}
 	return e.b
 }
@@ -198,6 +211,13 @@ func (s *stateful) RestoreState(b []byte, nodes []Node) error {
 			for range d.n() {
 				(*lists)[k] = append((*lists)[k], sleeper{step: d.index(len(g.Steps)), id: d.word()})
 			}
+		}
+	}
+	if n := d.n(); n > 0 && d.err == nil {
+		s.csTries = make(map[[2]int32][2]int32, n)
+		for range n {
+			k := [2]int32{d.index(len(g.classInfo)), d.index(len(g.classInfo))}
+			s.csTries[k] = [2]int32{d.int32(), d.int32()}
 		}
 	}
 	switch {

@@ -61,6 +61,11 @@ type engine struct {
 	// sampler session, when one runs (sampling.go).
 	judged *canonEntry
 	sess   *session
+
+	// commuteMemo holds CommutesAt's answers that depend on one actor's state alone;
+	// sendsOnly, while it runs, that no step did more than send messages.
+	commuteMemo map[uint64]bool
+	sendsOnly   bool
 }
 
 type peek struct {
