@@ -35,9 +35,8 @@ func (e *engine) CommutesAt(d int, id uint64) bool {
 			return v
 		}
 	}
-	e.sendsOnly = true
-	v := e.commutesAt(d, id)
-	if local && e.sendsOnly {
+	v, sendsOnly := e.commutesAt(d, id)
+	if local && sendsOnly {
 		if e.commuteMemo == nil || len(e.commuteMemo) >= commuteMemoSize {
 			e.commuteMemo = make(map[uint64]bool)
 		}
@@ -52,54 +51,49 @@ const commuteMemoSize = 1 << 20
 // noCommuteMemo turns the memo's answers off: for the test that it changes nothing.
 var noCommuteMemo = false
 
-// commutesAt runs the three steps of CommutesAt; it clears e.sendsOnly when one of them
-// does more than send messages.
-func (e *engine) commutesAt(d int, id uint64) bool {
+// commutesAt runs the three steps of CommutesAt; sendsOnly reports that none of those
+// it ran did more than send messages.
+func (e *engine) commutesAt(d int, id uint64) (commutes, sendsOnly bool) {
 	x := e.x
 	// The executor's record of the last step is the engine's until the step is explored.
 	answered, returned := slices.Clone(x.answered), x.returned
 	defer func() { x.answered, x.returned = answered, returned }()
 	s, s2 := e.states[d], e.states[d+1]
 	t := e.nodes[d].Step()
-	sa, la, a1, ok := e.runOne(s, e.log[:s.events], id, d)
-	if !ok {
-		return false
+	sa, la, a1, ok1, only1 := e.runOne(s, e.log[:s.events], id, d)
+	if !ok1 {
+		return false, only1
 	}
-	sat, _, t2, ok := e.runOne(sa, la, t.Event.ID, d+1)
-	if !ok {
-		return false
+	sat, _, t2, ok2, only2 := e.runOne(sa, la, t.Event.ID, d+1)
+	if !ok2 {
+		return false, only1 && only2
 	}
-	sta, _, a2, ok := e.runOne(s2, e.log[:s2.events], id, d+1)
-	if !ok {
-		return false
+	sta, _, a2, ok3, only3 := e.runOne(s2, e.log[:s2.events], id, d+1)
+	sendsOnly = only1 && only2 && only3
+	if !ok3 {
+		return false, sendsOnly
 	}
-	return sat.fingerprint() == sta.fingerprint() && sameEffect(&a1, &a2) && sameEffect(&t2, t)
+	return sat.fingerprint() == sta.fingerprint() && sameEffect(&a1, &a2) && sameEffect(&t2, t), sendsOnly
 }
 
 // runOne delivers the pending event id from st, whose history is log, off the path: it
 // returns the next state, its history, and what the step did to the history; false when
-// the event is not enabled at st or the step fails.
-func (e *engine) runOne(st *state, log []histories.Event, id uint64, depth int) (*state, []histories.Event, dpor.StepInfo, bool) {
+// the event is not enabled at st or the step fails. sendsOnly reports that the step,
+// if it ran, did nothing but send messages.
+func (e *engine) runOne(st *state, log []histories.Event, id uint64, depth int) (next *state, out []histories.Event, info dpor.StepInfo, ok, sendsOnly bool) {
 	x := e.x
 	k := slices.IndexFunc(st.pending, func(p *pending) bool { return p.ev.ID == id })
 	if k < 0 || !e.deliverable(st, k) {
-		return nil, nil, dpor.StepInfo{}, false
+		return nil, nil, dpor.StepInfo{}, false, true
 	}
 	next, out, fail := x.step(st, k, depth, slices.Clip(log))
 	if fail != nil || next == nil {
-		e.sendsOnly = false
-		return nil, nil, dpor.StepInfo{}, false
+		return nil, nil, dpor.StepInfo{}, false, false
 	}
-	if next.events != st.events || len(x.answered) > 0 || x.returned {
-		e.sendsOnly = false
-	}
-	for _, ef := range x.ctx.Effects() {
-		if ef.Kind != model.EffectSend {
-			e.sendsOnly = false
-		}
-	}
-	info := dpor.StepInfo{Invokes: st.pending[k].ev.Kind == dpor.Request, Returns: x.returned, Answers: slices.Clone(x.answered)}
-	return next, out[:next.events], info, true
+	sendsOnly = next.events == st.events && len(x.answered) == 0 && !x.returned &&
+		!slices.ContainsFunc(x.ctx.Effects(), func(ef model.Effect) bool { return ef.Kind != model.EffectSend })
+	info = dpor.StepInfo{Invokes: st.pending[k].ev.Kind == dpor.Request, Returns: x.returned, Answers: slices.Clone(x.answered)}
+	return next, out[:next.events], info, true, sendsOnly
 }
 
 // deliverable reports whether st.pending[k] is enabled at st: executor.enabled's rule
@@ -109,12 +103,5 @@ func (e *engine) deliverable(st *state, k int) bool {
 	if x.faulty && x.held(st, p) {
 		return false
 	}
-	if x.fifo && p.ev.Kind != dpor.Timer {
-		for _, q := range st.pending[:k] {
-			if q.ev.From == p.ev.From && q.ev.To == p.ev.To && q.ev.Kind != dpor.Timer {
-				return false
-			}
-		}
-	}
-	return true
+	return !x.fifo || p.ev.Kind == dpor.Timer || !waitsBehind(st.pending[:k], p)
 }

@@ -62,10 +62,8 @@ type engine struct {
 	judged *canonEntry
 	sess   *session
 
-	// commuteMemo holds CommutesAt's answers that depend on one actor's state alone;
-	// sendsOnly, while it runs, that no step did more than send messages.
+	// commuteMemo holds CommutesAt's answers that depend on one actor's state alone.
 	commuteMemo map[uint64]bool
-	sendsOnly   bool
 }
 
 type peek struct {

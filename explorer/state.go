@@ -322,17 +322,23 @@ func (x *executor) seedChannels(earlier []*pending) {
 	}
 }
 
+// waitsBehind reports whether a message of earlier is on p's channel: on FIFO, p waits
+// for it.
+func waitsBehind(earlier []*pending, p *pending) bool {
+	for _, q := range earlier {
+		if q.ev.From == p.ev.From && q.ev.To == p.ev.To && q.ev.Kind != dpor.Timer {
+			return true
+		}
+	}
+	return false
+}
+
 // blockedFIFO reports whether an earlier message than p waits on p's channel. enabled
 // calls it for the messages in order: past the first fifoScan, it keeps the channels
 // seen in a set (seedChannels).
 func (x *executor) blockedFIFO(earlier []*pending, p *pending) bool {
 	if len(earlier) < fifoScan {
-		for _, q := range earlier {
-			if q.ev.From == p.ev.From && q.ev.To == p.ev.To && q.ev.Kind != dpor.Timer {
-				return true
-			}
-		}
-		return false
+		return waitsBehind(earlier, p)
 	}
 	ch := [2]model.ID{p.ev.From, p.ev.To}
 	if x.channels[ch] {
