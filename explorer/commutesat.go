@@ -13,11 +13,18 @@ import (
 // d's step, and the event id from the state after the step, and compares.
 //
 // Most calls are answered from commuteMemo. When both events are deliveries to one actor
-// and none of the three runs did more than send messages (no timer set or cancelled, no
-// response, no history event), the answer depends only on that actor's state and the two
-// events' contents: the handlers are deterministic functions of them, the messages sent
-// are the same whatever else is pending, and the fingerprint counts pending messages by
-// content (and FIFO order by channel, which the sends alone decide here).
+// X, the three runs are X's handlers on X's state and the two events, and what they ask
+// for is a function of those: the messages they send, the timers of X they arm and
+// disarm (whatever X had armed before, both orders arm and disarm the same names, and
+// the last to touch a name decides it), the answers they give. So is the answer, given
+// what else decides how those effects land: which actors are down and which partition
+// holds (a message to a crashed actor or across the cut is lost or held, and then its
+// FIFO order does not count), and, when a run answered a client, each client's progress
+// (an answer to a request not outstanding is ignored; one that is not records a return
+// and makes the client's next request pending). The fingerprint counts pending messages
+// by content and FIFO order by channel, which the sends decide here. So the memo's key
+// is X's state, the two events' contents and the fault state, and, unless the runs only
+// sent messages, the clients' progress.
 func (e *engine) CommutesAt(d int, id uint64) bool {
 	s := e.states[d]
 	t := e.nodes[d].Step()
@@ -28,22 +35,58 @@ func (e *engine) CommutesAt(d int, id uint64) bool {
 	a := &s.pending[k].ev
 	local := a.To == t.Event.To && a.Kind != dpor.Request && t.Event.Kind != dpor.Request &&
 		slices.ContainsFunc(s.pending, func(p *pending) bool { return p.ev.ID == t.Event.ID })
-	var key uint64
-	if local {
-		key = model.Mix64(s.ahash[a.To] ^ model.Mix64(a.Content+0x9E3779B97F4A7C15) ^ model.Mix64(t.Event.Content^0xC2B2AE3D27D4EB4F))
-		if v, ok := e.commuteMemo[key]; ok && !noCommuteMemo {
+	if !local {
+		v, _ := e.commutesAt(d, id)
+		return v
+	}
+	key := model.Mix64(s.ahash[a.To] ^ model.Mix64(a.Content+0x9E3779B97F4A7C15) ^ model.Mix64(t.Event.Content^0xC2B2AE3D27D4EB4F))
+	if f := s.faults; f != nil {
+		key = model.Mix64(key ^ model.Mix64(f.crashed+0x165667B19E3779F9) ^ model.Mix64(f.cut^0x27D4EB2F165667C5))
+	}
+	clients := clientsKey(key, s.clients)
+	if !noCommuteMemo {
+		if v, ok := e.commuteMemo[key]; ok {
+			return v
+		}
+		if v, ok := e.commuteMemo[clients]; ok {
 			return v
 		}
 	}
-	v, sendsOnly := e.commutesAt(d, id)
-	if local && sendsOnly {
-		if e.commuteMemo == nil || len(e.commuteMemo) >= commuteMemoSize {
-			e.commuteMemo = make(map[uint64]bool)
-		}
-		e.commuteMemo[key] = v
+	v, scope := e.commutesAt(d, id)
+	switch scope {
+	case sendsOnly:
+		e.remember(key, v)
+	case answers:
+		e.remember(clients, v)
 	}
 	return v
 }
+
+// clientsKey mixes the clients' progress into a memo key.
+func clientsKey(key uint64, cs []client) uint64 {
+	for _, c := range cs {
+		key = model.Mix64(key ^ uint64(uint32(c.invoked))<<32 ^ uint64(uint32(c.answered)))
+	}
+	return model.Mix64(key ^ 0x85EBCA77C2B2AE63)
+}
+
+// remember keeps an answer of CommutesAt.
+func (e *engine) remember(key uint64, v bool) {
+	if e.commuteMemo == nil || len(e.commuteMemo) >= commuteMemoSize {
+		e.commuteMemo = make(map[uint64]bool)
+	}
+	e.commuteMemo[key] = v
+}
+
+// memoScope is what, besides the receiver's state, the two events and the fault state,
+// decides the answer of a check whose runs were all deliveries to one actor.
+type memoScope uint8
+
+const (
+	sendsOnly memoScope = iota // nothing more: the runs only sent messages
+	answers                    // the clients' progress: the runs also armed or disarmed timers, or answered
+	unknown                    // not kept: a step failed
+)
 
 // commuteMemoSize bounds CommutesAt's memo (about 40 MiB full); it starts again empty.
 const commuteMemoSize = 1 << 20
@@ -51,49 +94,52 @@ const commuteMemoSize = 1 << 20
 // noCommuteMemo turns the memo's answers off: for the test that it changes nothing.
 var noCommuteMemo = false
 
-// commutesAt runs the three steps of CommutesAt; sendsOnly reports that none of those
-// it ran did more than send messages.
-func (e *engine) commutesAt(d int, id uint64) (commutes, sendsOnly bool) {
+// commutesAt runs the three steps of CommutesAt; scope says what decided the answer when
+// both events are deliveries to one actor.
+func (e *engine) commutesAt(d int, id uint64) (commutes bool, scope memoScope) {
 	x := e.x
 	// The executor's record of the last step is the engine's until the step is explored.
 	answered, returned := slices.Clone(x.answered), x.returned
 	defer func() { x.answered, x.returned = answered, returned }()
 	s, s2 := e.states[d], e.states[d+1]
 	t := e.nodes[d].Step()
-	sa, la, a1, ok1, only1 := e.runOne(s, e.log[:s.events], id, d)
+	sa, la, a1, ok1, scope := e.runOne(s, e.log[:s.events], id, d)
 	if !ok1 {
-		return false, only1
+		return false, scope
 	}
-	sat, _, t2, ok2, only2 := e.runOne(sa, la, t.Event.ID, d+1)
+	sat, _, t2, ok2, scope2 := e.runOne(sa, la, t.Event.ID, d+1)
+	scope = max(scope, scope2)
 	if !ok2 {
-		return false, only1 && only2
+		return false, scope
 	}
-	sta, _, a2, ok3, only3 := e.runOne(s2, e.log[:s2.events], id, d+1)
-	sendsOnly = only1 && only2 && only3
+	sta, _, a2, ok3, scope3 := e.runOne(s2, e.log[:s2.events], id, d+1)
+	scope = max(scope, scope3)
 	if !ok3 {
-		return false, sendsOnly
+		return false, scope
 	}
-	return sat.fingerprint() == sta.fingerprint() && sameEffect(&a1, &a2) && sameEffect(&t2, t), sendsOnly
+	return sat.fingerprint() == sta.fingerprint() && sameEffect(&a1, &a2) && sameEffect(&t2, t), scope
 }
 
 // runOne delivers the pending event id from st, whose history is log, off the path: it
 // returns the next state, its history, and what the step did to the history; false when
-// the event is not enabled at st or the step fails. sendsOnly reports that the step,
-// if it ran, did nothing but send messages.
-func (e *engine) runOne(st *state, log []histories.Event, id uint64, depth int) (next *state, out []histories.Event, info dpor.StepInfo, ok, sendsOnly bool) {
+// the event is not enabled at st or the step fails. scope says what the step's effects
+// depend on beyond the receiver's state and the event (CommutesAt).
+func (e *engine) runOne(st *state, log []histories.Event, id uint64, depth int) (next *state, out []histories.Event, info dpor.StepInfo, ok bool, scope memoScope) {
 	x := e.x
 	k := slices.IndexFunc(st.pending, func(p *pending) bool { return p.ev.ID == id })
 	if k < 0 || !e.deliverable(st, k) {
-		return nil, nil, dpor.StepInfo{}, false, true
+		return nil, nil, dpor.StepInfo{}, false, sendsOnly
 	}
 	next, out, fail := x.step(st, k, depth, slices.Clip(log))
 	if fail != nil || next == nil {
-		return nil, nil, dpor.StepInfo{}, false, false
+		return nil, nil, dpor.StepInfo{}, false, unknown
 	}
-	sendsOnly = next.events == st.events && len(x.answered) == 0 && !x.returned &&
-		!slices.ContainsFunc(x.ctx.Effects(), func(ef model.Effect) bool { return ef.Kind != model.EffectSend })
+	if next.events != st.events || len(x.answered) > 0 || x.returned ||
+		slices.ContainsFunc(x.ctx.Effects(), func(ef model.Effect) bool { return ef.Kind != model.EffectSend }) {
+		scope = answers
+	}
 	info = dpor.StepInfo{Invokes: st.pending[k].ev.Kind == dpor.Request, Returns: x.returned, Answers: slices.Clone(x.answered)}
-	return next, out[:next.events], info, true, sendsOnly
+	return next, out[:next.events], info, true, scope
 }
 
 // deliverable reports whether st.pending[k] is enabled at st: executor.enabled's rule
