@@ -328,6 +328,18 @@ func writeHistories(path string, sys *model.System, res *explorer.Result) error 
 	return os.WriteFile(path, []byte(buf.String()), 0o644)
 }
 
+// completeSearchHint points a user whose search without state caching stopped at a
+// budget to the search that completes: with caching a path ends at a state already
+// visited, so cycles (which cut schedules at the depth budget) are not unrolled, and
+// stateful DPOR completes on a finite state space in a fraction of exhaustive search's
+// states (docs/strategies.md).
+func completeSearchHint(r checkReport) string {
+	if r.Complete || r.Interrupted || r.StateCaching || r.Stateless || (r.Strategy != "exhaustive" && r.Strategy != "dpor") {
+		return ""
+	}
+	return "hint: --strategy dpor --state-caching on --max-schedules 0 ends each path at a state already visited, so it completes on a finite state space, cycles included"
+}
+
 func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {
 	fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s", r.System, r.Harness, r.Strategy)
 	if r.Dependence != "" {
@@ -351,6 +363,9 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintf(w, "search: incomplete — %s schedules were cut at the depth budget (--max-depth %d)\n", report.Thousands(r.CutSchedules), r.MaxDepth)
 	default:
 		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)\n", report.Thousands(r.MaxSchedules))
+	}
+	if hint := completeSearchHint(r); hint != "" {
+		fmt.Fprintln(w, hint)
 	}
 	row := func(sym, name, val string) { fmt.Fprintf(w, "  %-5s %-44s %s\n", sym, name, val) }
 	row("#S", "schedules", report.Thousands(r.Schedules))

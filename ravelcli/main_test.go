@@ -280,6 +280,38 @@ func TestCheckStateBudget(t *testing.T) {
 	}
 }
 
+// TestCheckHintsAtTheCompleteSearch: a search without state caching that stops at a
+// budget names the search that completes, and that search, run as the hint says,
+// completes; a complete search, a sampler and a search with caching print no hint.
+func TestCheckHintsAtTheCompleteSearch(t *testing.T) {
+	const hint = "hint: --strategy dpor --state-caching on --max-schedules 0"
+	for _, c := range []struct {
+		name     string
+		args     []string
+		hint     bool
+		complete bool
+	}{
+		{"exhaustive at the schedule budget", []string{"--max-schedules", "200"}, true, false},
+		{"dpor cut at the depth budget", []string{"--strategy", "dpor", "--max-depth", "12", "--max-schedules", "0"}, true, false},
+		{"random walk", []string{"--strategy", "random", "--max-schedules", "200"}, false, false},
+		{"as the hint says", []string{"--strategy", "dpor", "--state-caching", "on", "--max-schedules", "0"}, false, true},
+		{"caching at the state budget", []string{"--state-caching", "on", "--max-states", "100"}, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, text, stderr := runRavel(append([]string{"check", "leader", "--harness", "1rw", "--quiet"}, c.args...)...)
+			if code != exitOK {
+				t.Fatalf("exit = %d, want 0; stderr:\n%s", code, stderr)
+			}
+			if got := strings.Contains(text, hint); got != c.hint {
+				t.Errorf("hint printed: %v, want %v:\n%s", got, c.hint, text)
+			}
+			if got := strings.Contains(text, "search: complete"); got != c.complete {
+				t.Errorf("complete: %v, want %v:\n%s", got, c.complete, text)
+			}
+		})
+	}
+}
+
 // TestBenchMatrix: bench runs every requested strategy on every requested configuration,
 // with the stateless re-run, and its figures are check's.
 func TestBenchMatrix(t *testing.T) {
