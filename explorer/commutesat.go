@@ -20,8 +20,8 @@ import (
 // what else decides how those effects land: which actors are down and which partition
 // holds (a message to a crashed actor or across the cut is lost or held, and then its
 // FIFO order does not count), and, when a run answered a client, each client's progress
-// (an answer to a request not outstanding is ignored; one that is not records a return
-// and makes the client's next request pending). The fingerprint counts pending messages
+// (an answer to a request no longer outstanding is ignored; an answer to an outstanding
+// one records a return and makes the client's next request pending). The fingerprint counts pending messages
 // by content and FIFO order by channel, which the sends decide here. So the memo's key
 // is X's state, the two events' contents and the fault state, and, unless the runs only
 // sent messages, the clients' progress.

@@ -1,0 +1,25 @@
+package ravelcli
+
+import (
+	"io"
+	"testing"
+)
+
+// BenchmarkCheckSmallSearch times `ravel check` in one process on configurations of a
+// few hundred states, where a whole run is mostly the process's start-up: exhaustive
+// search and stateful DPOR, both with caching, side by side, without that start-up
+// (docs/strategies.md, "Cheaper checks").
+func BenchmarkCheckSmallSearch(b *testing.B) {
+	for _, c := range [][2]string{{"chord-fixed", "2r1w"}, {"chord", "2r1w"}, {"register-buggy", "2r1w"}} {
+		for _, strategy := range []string{"exhaustive", "dpor"} {
+			b.Run(c[0]+"-"+c[1]+"/"+strategy, func(b *testing.B) {
+				args := []string{"check", c[0], "--harness", c[1], "--strategy", strategy, "--state-caching", "on", "--max-schedules", "0", "--quiet"}
+				for b.Loop() {
+					if code := run(args, io.Discard, io.Discard); code != exitOK && code != exitViolation {
+						b.Fatalf("exit %d", code)
+					}
+				}
+			})
+		}
+	}
+}
