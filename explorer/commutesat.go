@@ -13,18 +13,26 @@ import (
 // d's step, and the event id from the state after the step, and compares.
 //
 // Most calls are answered from commuteMemo. When both events are deliveries to one actor
-// X, the three runs are X's handlers on X's state and the two events, and what they ask
-// for is a function of those: the messages they send, the timers of X they arm and
-// disarm (whatever X had armed before, both orders arm and disarm the same names, and
-// the last to touch a name decides it), the answers they give. So is the answer, given
-// what else decides how those effects land: which actors are down and which partition
-// holds (a message to a crashed actor or across the cut is lost or held, and then its
-// FIFO order does not count), and, when a run answered a client, each client's progress
-// (an answer to a request no longer outstanding is ignored; an answer to an outstanding
-// one records a return and makes the client's next request pending). The fingerprint counts pending messages
-// by content and FIFO order by channel, which the sends decide here. So the memo's key
-// is X's state, the two events' contents and the fault state, and, unless the runs only
-// sent messages, the clients' progress.
+// X, the three runs are X's handlers on X's state and the two events, and what each asks
+// for is a function of those: the messages it sends, the timers of X it arms and
+// disarms, the answers it gives. The answer is a function of those effects and of what
+// decides how they land:
+//   - which actors are down and which partition holds: a message to a crashed actor or
+//     across the cut is lost or held, and then its FIFO order does not count;
+//   - which timers X has armed: the two orders run different handlers (each sees X as
+//     the other left it), so one order may disarm a timer the other leaves, which tells
+//     the orders apart only if it was armed (the leader-based register: a Prepare deposes
+//     a leader and disarms its heartbeat; an Accept of the same term first makes it a
+//     follower, and the Prepare then does not). The step on the path counts too, though
+//     the check does not run it again, so this is in the key whatever the runs did;
+//   - when a run answered a client, each client's progress: an answer to a request no
+//     longer outstanding is ignored, and an answer to an outstanding one records a return
+//     and makes the client's next request pending.
+//
+// Sends need nothing more: the fingerprint counts pending messages by content and FIFO
+// order by channel, and the two orders add theirs to the same messages. So the memo's key
+// is X's state and armed timers, the two events' contents and the fault state, and,
+// unless the runs only sent messages, the clients' progress.
 func (e *engine) CommutesAt(d int, id uint64) bool {
 	s := e.states[d]
 	t := e.nodes[d].Step()
@@ -43,12 +51,19 @@ func (e *engine) CommutesAt(d int, id uint64) bool {
 	if f := s.faults; f != nil {
 		key = model.Mix64(key ^ model.Mix64(f.crashed+0x165667B19E3779F9) ^ model.Mix64(f.cut^0x27D4EB2F165667C5))
 	}
-	clients := clientsKey(key, s.clients)
+	var timers uint64
+	for _, p := range s.pending {
+		if p.ev.Kind == dpor.Timer && p.ev.To == a.To {
+			timers += model.Mix64(p.chash)
+		}
+	}
+	key = model.Mix64(key ^ model.Mix64(timers^0x85EBCA77C2B2AE63))
+	ekey := clientsKey(key, s.clients)
 	if !noCommuteMemo {
 		if v, ok := e.commuteMemo[key]; ok {
 			return v
 		}
-		if v, ok := e.commuteMemo[clients]; ok {
+		if v, ok := e.commuteMemo[ekey]; ok {
 			return v
 		}
 	}
@@ -56,8 +71,8 @@ func (e *engine) CommutesAt(d int, id uint64) bool {
 	switch scope {
 	case sendsOnly:
 		e.remember(key, v)
-	case answers:
-		e.remember(clients, v)
+	case effects:
+		e.remember(ekey, v)
 	}
 	return v
 }
@@ -67,7 +82,7 @@ func clientsKey(key uint64, cs []client) uint64 {
 	for _, c := range cs {
 		key = model.Mix64(key ^ uint64(uint32(c.invoked))<<32 ^ uint64(uint32(c.answered)))
 	}
-	return model.Mix64(key ^ 0x85EBCA77C2B2AE63)
+	return model.Mix64(key ^ 0x94D049BB133111EB)
 }
 
 // remember keeps an answer of CommutesAt.
@@ -84,7 +99,7 @@ type memoScope uint8
 
 const (
 	sendsOnly memoScope = iota // nothing more: the runs only sent messages
-	answers                    // the clients' progress: the runs also armed or disarmed timers, or answered
+	effects                    // the clients' progress: the runs also armed or disarmed timers, or answered
 	unknown                    // not kept: a step failed
 )
 
@@ -136,7 +151,7 @@ func (e *engine) runOne(st *state, log []histories.Event, id uint64, depth int) 
 	}
 	if next.events != st.events || len(x.answered) > 0 || x.returned ||
 		slices.ContainsFunc(x.ctx.Effects(), func(ef model.Effect) bool { return ef.Kind != model.EffectSend }) {
-		scope = answers
+		scope = effects
 	}
 	info = dpor.StepInfo{Invokes: st.pending[k].ev.Kind == dpor.Request, Returns: x.returned, Answers: slices.Clone(x.answered)}
 	return next, out[:next.events], info, true, scope
