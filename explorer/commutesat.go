@@ -35,27 +35,33 @@ import (
 // unless the runs only sent messages, the clients' progress.
 func (e *engine) CommutesAt(d int, id uint64) bool {
 	s := e.states[d]
-	t := e.nodes[d].Step()
-	k := slices.IndexFunc(s.pending, func(p *pending) bool { return p.ev.ID == id })
-	if k < 0 {
+	t := &e.nodes[d].Step().Event
+	// One pass over the pending events: the sleeping event, whether the step's event was
+	// pending (a fault's is not), and the timers its receiver has armed.
+	var a *dpor.Event
+	var tPending bool
+	var timers uint64
+	for _, p := range s.pending {
+		switch {
+		case a == nil && p.ev.ID == id:
+			a = &p.ev
+		case p.ev.ID == t.ID:
+			tPending = true
+		}
+		if p.ev.Kind == dpor.Timer && p.ev.To == t.To {
+			timers += model.Mix64(p.chash)
+		}
+	}
+	if a == nil {
 		return false // a fault, or not pending: judged by the relation
 	}
-	a := &s.pending[k].ev
-	local := a.To == t.Event.To && a.Kind != dpor.Request && t.Event.Kind != dpor.Request &&
-		slices.ContainsFunc(s.pending, func(p *pending) bool { return p.ev.ID == t.Event.ID })
-	if !local {
+	if a.To != t.To || a.Kind == dpor.Request || t.Kind == dpor.Request || !tPending {
 		v, _ := e.commutesAt(d, id)
 		return v
 	}
-	key := model.Mix64(s.ahash[a.To] ^ model.Mix64(a.Content+0x9E3779B97F4A7C15) ^ model.Mix64(t.Event.Content^0xC2B2AE3D27D4EB4F))
+	key := model.Mix64(s.ahash[a.To] ^ model.Mix64(a.Content+0x9E3779B97F4A7C15) ^ model.Mix64(t.Content^0xC2B2AE3D27D4EB4F))
 	if f := s.faults; f != nil {
 		key = model.Mix64(key ^ model.Mix64(f.crashed+0x165667B19E3779F9) ^ model.Mix64(f.cut^0x27D4EB2F165667C5))
-	}
-	var timers uint64
-	for _, p := range s.pending {
-		if p.ev.Kind == dpor.Timer && p.ev.To == a.To {
-			timers += model.Mix64(p.chash)
-		}
 	}
 	key = model.Mix64(key ^ model.Mix64(timers^0x85EBCA77C2B2AE63))
 	ekey := clientsKey(key, s.clients)
@@ -93,8 +99,9 @@ func (e *engine) remember(key uint64, v bool) {
 	e.commuteMemo[key] = v
 }
 
-// memoScope is what, besides the receiver's state, the two events and the fault state,
-// decides the answer of a check whose runs were all deliveries to one actor.
+// memoScope is what, besides the receiver's state and armed timers, the two events and
+// the fault state, decides the answer of a check whose runs were all deliveries to one
+// actor.
 type memoScope uint8
 
 const (

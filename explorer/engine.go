@@ -62,7 +62,8 @@ type engine struct {
 	judged *canonEntry
 	sess   *session
 
-	// commuteMemo holds CommutesAt's answers that depend on one actor's state alone.
+	// commuteMemo holds CommutesAt's answers for two deliveries to one actor, by what
+	// decides them (CommutesAt).
 	commuteMemo map[uint64]bool
 }
 
