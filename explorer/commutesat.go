@@ -29,6 +29,11 @@ import (
 //     longer outstanding is ignored, and an answer to an outstanding one records a return
 //     and makes the client's next request pending.
 //
+// A client's request is a delivery like a message: its content holds its identity
+// (client and sequence number) and input, which is all its handler sees. Its delivery
+// records an invocation, so a run of one counts as more than sends, and the key then
+// holds the clients' progress too.
+//
 // Sends need nothing more: the fingerprint counts pending messages by content and FIFO
 // order by channel, and the two orders add theirs to the same messages. So the memo's key
 // is X's state and armed timers, the two events' contents and the fault state, and,
@@ -55,7 +60,7 @@ func (e *engine) CommutesAt(d int, id uint64) bool {
 	if a == nil {
 		return false // a fault, or not pending: judged by the relation
 	}
-	if a.To != t.To || a.Kind == dpor.Request || t.Kind == dpor.Request || !tPending {
+	if a.To != t.To || !tPending {
 		v, _ := e.commutesAt(d, id)
 		return v
 	}
