@@ -5,12 +5,16 @@ import (
 	"testing"
 )
 
-// BenchmarkCheckSmallSearch times `ravel check` in one process on configurations of a
-// few hundred states, where a whole run is mostly the process's start-up: exhaustive
-// search and stateful DPOR, both with caching, side by side, without that start-up
-// (docs/strategies.md, "Cheaper checks").
+// BenchmarkCheckSmallSearch times `ravel check` in one process on the twelve shipped
+// configurations of a few hundred to a few thousand states, where a whole run is mostly
+// the process's start-up: exhaustive search and stateful DPOR, both with caching, side
+// by side, without that start-up (docs/strategies.md, "Fewer checks").
 func BenchmarkCheckSmallSearch(b *testing.B) {
-	for _, c := range [][2]string{{"chord-fixed", "2r1w"}, {"chord", "2r1w"}, {"register-buggy", "2r1w"}} {
+	for _, c := range [][2]string{
+		{"register", "2r1w"}, {"register-buggy", "2r1w"}, {"adr", "2r1w"}, {"adr-buggy", "2r1w"},
+		{"chord", "2r1w"}, {"chord-fixed", "2r1w"}, {"paxos", "2r1w"}, {"paxos-buggy", "2r1w"},
+		{"gossip", "writes"}, {"gossip", "rw"}, {"abd", "1w1r"}, {"abd-buggy", "1w1r"},
+	} {
 		for _, strategy := range []string{"exhaustive", "dpor"} {
 			b.Run(c[0]+"-"+c[1]+"/"+strategy, func(b *testing.B) {
 				args := []string{"check", c[0], "--harness", c[1], "--strategy", strategy, "--state-caching", "on", "--max-schedules", "0", "--quiet"}
