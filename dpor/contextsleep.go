@@ -32,10 +32,11 @@ package dpor
 // states, with faults, on random cyclic systems) runs with it.
 
 // commutes reports whether the sleeping e commutes, where it meets it, with the step t
-// of node d, which the relation calls dependent on it. A pair of classes that has not
+// of node d, which the relation calls dependent on it. A pair of classes that both
+// record history is never asked (the orders' histories differ), and a pair that has not
 // commuted in its first giveUpAfter meetings is not asked again: the answer "dependent"
 // is the relation's own, always sound, and the runs a check costs are saved where
-// commuting is rare.
+// commuting is rare or impossible.
 func (s *stateful) commutes(d int, e sleeper, t int32) bool {
 	if s.cs == nil {
 		return false

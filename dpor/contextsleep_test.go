@@ -2,7 +2,6 @@ package dpor_test
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -38,14 +37,7 @@ func TestPairsThatBothRecordHistoryNeverCommute(t *testing.T) {
 			restore := dpor.CheckEveryPair()
 			slow, sr := exploreCached(t, c.sys, dpor.StatefulDPOR(dpor.History()), explorer.Unlimited)
 			restore()
-			a, b := fr.Stats, sr.Stats
-			if a.States != b.States || a.ExploredAgain != b.ExploredAgain || a.Revisits != b.Revisits || a.Steps != b.Steps || a.Schedules != b.Schedules {
-				t.Errorf("answered: %d states, %d again, %d revisits, %d steps, %d schedules; checked: %d, %d, %d, %d, %d",
-					a.States, a.ExploredAgain, a.Revisits, a.Steps, a.Schedules, b.States, b.ExploredAgain, b.Revisits, b.Steps, b.Schedules)
-			}
-			if !slices.Equal(fast.canonical, slow.canonical) || !fast.complete || !slow.complete {
-				t.Errorf("canonical histories differ (%d answered, %d checked) or a search did not complete", len(fast.canonical), len(slow.canonical))
-			}
+			sameSearch(t, "answered", fast, fr, "checked", slow, sr)
 		})
 	}
 }
