@@ -111,7 +111,7 @@ type memoScope uint8
 
 const (
 	sendsOnly memoScope = iota // nothing more: the runs only sent messages
-	effects                    // the clients' progress: the runs also armed or disarmed timers, or answered
+	effects                    // the clients' progress: the runs also armed or disarmed timers, answered, or invoked
 	unknown                    // not kept: a step failed
 )
 
