@@ -105,7 +105,7 @@ func (t *fpTable) grow() {
 		t.zero = -1
 	}
 	oldMem := t.mem
-	n := max(1<<12, 2*len(old))
+	n := max(1<<8, 2*len(old)) // small first: a graph holds several tables, most searches are small
 	t.mem = words.NewBlock(2 * n)
 	t.slots = unsafe.Slice((*fpSlot)(unsafe.Pointer(unsafe.SliceData(t.mem.W))), n)
 	t.shift = uint(64 - bits.Len(uint(n-1)))

@@ -208,11 +208,13 @@ func (g *Graph) bytes() int64 {
 }
 
 // stateChunk is the number of states in one chunk of Graph.states: growing the graph
-// adds a chunk rather than copying every state into a larger array.
-const stateChunk = 1 << 12
+// adds a chunk rather than copying every state into a larger array. 1,024 states (40
+// KiB): with 4,096 a search of a few hundred states zeroed a 160 KiB chunk it hardly
+// used, which in a loop of small searches (a test) the collector then had to handle.
+const stateChunk = 1 << 10
 
 // slabChunks is the number of chunks addChunk maps at once: 5 MiB, on huge pages.
-const slabChunks = 32
+const slabChunks = 128
 
 // heapChunks is the number of chunks addChunk takes from the Go heap (a million states,
 // 40 MiB) before it maps slabs outside it. Most searches' graphs fit, and there the
@@ -223,7 +225,7 @@ const slabChunks = 32
 // larger graph's states in the heap only let its garbage grow with them: a run's peak
 // memory was twice the states' and the fingerprint table's (leader 1w2r: 953 MiB after
 // 90 s, 8.9 million states).
-var heapChunks = 256
+var heapChunks = 1024
 
 // addChunk appends a chunk of stateChunk zeroed states to g.states: from the Go heap up
 // to heapChunks, then cut from slabs mapped outside it (words.NewBlock), which the graph

@@ -65,6 +65,9 @@ type engine struct {
 	// commuteMemo holds CommutesAt's answers for two deliveries to one actor, by what
 	// decides them (CommutesAt).
 	commuteMemo map[uint64]bool
+	// memo holds where steps already run led, for CommutesAt (stepmemo.go): set for
+	// stateful DPOR.
+	memo *stepMemo
 }
 
 type peek struct {
@@ -114,6 +117,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if opts.StateCaching {
 		if e.strat, e.cacher, err = cacheable(e.strat, x.faulty); err != nil {
 			return nil, err
+		}
+		if _, ok := e.strat.(dpor.Revisiter); ok {
+			e.memo = &stepMemo{} // for CommutesAt, from the first step
 		}
 	}
 	if opts.Checkpoint.Dir != "" {
@@ -368,6 +374,9 @@ func (e *engine) take(d, i int) (*state, *failure) {
 		next, e.log, fail = e.x.step(e.states[d], e.idx[d][i], d, e.log)
 		e.stats.Steps++
 		info = e.info(node.Enabled[i])
+		if e.idx[d][i] >= 0 { // a delivery, not a fault
+			e.noteStep(e.states[d], node.Enabled[i].Content, next, fail, &info, true)
+		}
 	}
 	if e.needs.Clocks {
 		info.Clock = e.clock(d, &node.Enabled[i])
@@ -427,6 +436,9 @@ func (e *engine) Next(k int) *dpor.StepInfo {
 		e.log = log
 		e.stats.Steps++
 		*p = peek{ok: true, next: next, fail: fail, info: e.info(e.nodes[d].Enabled[k])}
+		if e.idx[d][k] >= 0 {
+			e.noteStep(s, e.nodes[d].Enabled[k].Content, next, fail, &p.info, true)
+		}
 		if e.opts.Stateless {
 			p.next = nil // a stateless search keeps no state it could backtrack to
 		} else if next != nil && next.events > s.events {

@@ -226,7 +226,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if f.workloads != "" {
 		return checkWorkloads(ctx, stdout, stderr, sys, opts, info, f)
 	}
-	tuneCollector(opts)
+	defer tuneCollector(opts)()
 	sampler := procmem.Start(0)
 	res, runErr := explorer.Run(ctx, sys, opts)
 	peak, measured := sampler.Stop()

@@ -11,7 +11,8 @@ import (
 
 // TestTuneCollector checks which runs tuneCollector tunes: a run with state caching gets
 // goGCPercent and goHeapLimit, unless GOGC or GOMEMLIMIT is set; stateful DPOR (whose
-// graph is its live heap) and a run without caching keep the runtime's settings.
+// graph is its live heap) and a run without caching keep the runtime's settings; and
+// what it returns puts the settings back.
 func TestTuneCollector(t *testing.T) {
 	const before = 77 // a GOGC no one sets: kept means untouched
 	for _, tc := range []struct {
@@ -44,12 +45,22 @@ func TestTuneCollector(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tuneCollector(explorer.Options{Strategy: s, StateCaching: tc.caching})
-			if got := debug.SetGCPercent(before); got != tc.wantGC {
+			restore := tuneCollector(explorer.Options{Strategy: s, StateCaching: tc.caching})
+			if got := debug.SetGCPercent(-1); got != tc.wantGC {
 				t.Errorf("GOGC = %d, want %d", got, tc.wantGC)
 			}
+			debug.SetGCPercent(tc.wantGC)
 			if got := debug.SetMemoryLimit(-1); got != tc.wantLimit {
 				t.Errorf("memory limit = %d, want %d", got, tc.wantLimit)
+			}
+			// After the run the next one starts from the settings this one found.
+			restore()
+			if got := debug.SetGCPercent(-1); got != before {
+				t.Errorf("GOGC after the run = %d, want %d", got, before)
+			}
+			debug.SetGCPercent(before)
+			if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+				t.Errorf("memory limit after the run = %d, want %d", got, int64(math.MaxInt64))
 			}
 		})
 	}

@@ -65,15 +65,26 @@ const goHeapLimit = 48 << 20
 // alternating pairs): GOGC 200 against 100 on abd 1w2r-seq 1.01x the CPU for 1.07x the
 // peak memory; on register 2r2w GOGC 200, 300, 400 and 800 took 0.39, 0.45, 0.38 and
 // 0.43 s of CPU against 0.36 s at 100, for 1.2x, 1.4x, 1.4x and 1.8x its peak (29.8 MiB).
-func tuneCollector(opts explorer.Options) {
+//
+// It returns what puts the collector back as it was: Run is also called in process (by
+// tests and benchmarks), where one run's settings must not become the next one's.
+func tuneCollector(opts explorer.Options) (restore func()) {
 	if _, graph := opts.Strategy.(dpor.Cacheable); graph || !opts.StateCaching {
-		return
+		return func() {}
 	}
+	var undo []func()
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(goHeapLimit)
+		was := debug.SetMemoryLimit(goHeapLimit)
+		undo = append(undo, func() { debug.SetMemoryLimit(was) })
 	}
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(goGCPercent)
+		was := debug.SetGCPercent(goGCPercent)
+		undo = append(undo, func() { debug.SetGCPercent(was) })
+	}
+	return func() {
+		for _, f := range undo {
+			f()
+		}
 	}
 }
 

@@ -1,0 +1,89 @@
+package explorer
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/internal/randsys"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/specs"
+)
+
+// TestStepMemoChangesNothing: a check that recalls its steps from the step memo answers
+// what its three runs would (every such answer is compared with the runs' as the search
+// goes), and stateful DPOR explores exactly the same search with and without the memo.
+// The random systems re-arm timers, forward in cycles and deliver in FIFO order, with
+// each kind of fault; answers makes one actor answer a request twice, so that the effects
+// the memo keeps decide the answer.
+func TestStepMemoChangesNothing(t *testing.T) {
+	type row struct {
+		name    string
+		sys     model.System
+		reverse bool // explore the newest events first (enabledHook)
+	}
+	var rows []row
+	for _, name := range []string{"register/2r2w", "abd/1w2r-seq", "leader/1rw", "leader-buggy/1w1r", "chord/2r1w", "chord-fixed/2r1w", "paxos/2r1w", "abd-buggy/1w2r", "gossip/rw"} {
+		sysName, harness, _ := strings.Cut(name, "/")
+		rows = append(rows, row{name, shippedWith(t, sysName, harness, model.Faults{}), false})
+	}
+	rows = append(rows, row{"leader/1rw/crash", shippedWith(t, "leader", "1rw", model.Faults{Crash: 1}), false})
+	// Newest first, paxos 2r1w meets pairs whose two orders reach one state but answer a
+	// client in different steps: the memo must keep what each step did.
+	rows = append(rows, row{"paxos/2r1w/newest-first", shippedWith(t, "paxos", "2r1w", model.Faults{}), true})
+	rows = append(rows, row{"answers", model.System{Name: "answers", Actors: []model.Actor{&answerer{Order: []int{1, 1, 2}}, &answerer{}, &answerer{}},
+		Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read(), specs.Read()))}, false})
+	faults := []struct {
+		name string
+		f    model.Faults
+	}{{"none", model.Faults{}}, {"drop", model.Faults{Drop: 1}}, {"duplicate", model.Faults{Duplicate: 1}}, {"crash-restart", model.Faults{Crash: 1}},
+		{"crash-stop", model.Faults{Crash: 1, CrashStop: true}}, {"partition", model.Faults{Partition: 1}}}
+	for i, f := range faults {
+		for _, seed := range []uint64{19, 58, 97, 101} {
+			sys := randsys.NewCyclic(seed + uint64(i))
+			sys.Network, sys.Faults = model.FIFO, f.f
+			rows = append(rows, row{fmt.Sprintf("cyclic-%d-fifo/%s", seed+uint64(i), f.name), sys, false})
+		}
+	}
+	probed := 0
+	for _, tc := range rows {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.reverse {
+				enabledHook = func(evs []dpor.Event, idx []int) {
+					slices.Reverse(evs)
+					slices.Reverse(idx)
+				}
+				defer func() { enabledHook = nil }()
+			}
+			run := func(memo bool) Stats {
+				noStepMemo = !memo
+				defer func() { noStepMemo = false }()
+				res, err := Run(t.Context(), tc.sys, Options{Strategy: dpor.StatefulDPOR(dpor.History()), StateCaching: true, MaxSchedules: Unlimited})
+				if err != nil || !res.Complete {
+					t.Fatalf("err %v, complete %v", err, res != nil && res.Complete)
+				}
+				return res.Stats
+			}
+			stepMemoProbe = func(memo bool, ms memoScope, runs bool, rs memoScope) {
+				probed++
+				if memo != runs || ms != rs {
+					t.Errorf("the memo answered %v (scope %d), the runs %v (scope %d)", memo, ms, runs, rs)
+				}
+			}
+			a := run(true)
+			stepMemoProbe = nil
+			b := run(false)
+			if a.States != b.States || a.ExploredAgain != b.ExploredAgain || a.Revisits != b.Revisits || a.Steps != b.Steps || a.Schedules != b.Schedules || a.Canonical != b.Canonical {
+				t.Errorf("with the memo %d states, %d again, %d revisits, %d steps, %d schedules, %d canonical; without %d, %d, %d, %d, %d, %d",
+					a.States, a.ExploredAgain, a.Revisits, a.Steps, a.Schedules, a.Canonical, b.States, b.ExploredAgain, b.Revisits, b.Steps, b.Schedules, b.Canonical)
+			}
+		})
+	}
+	// The memo must have answered: a test of answers it never gave passes vacuously.
+	if probed < 1000 {
+		t.Errorf("the memo answered %d checks over %d searches, want at least 1000", probed, len(rows))
+	}
+	t.Logf("%d answers of the memo compared with the runs over %d searches", probed, len(rows))
+}
