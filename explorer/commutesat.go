@@ -121,63 +121,21 @@ const commuteMemoSize = 1 << 20
 // noCommuteMemo turns the memo's answers off: for the test that it changes nothing.
 var noCommuteMemo = false
 
-// commutesAt runs the three steps of CommutesAt, or recalls them from the step memo
-// (stepmemo.go); scope says what decided the answer when both events are deliveries to
-// one actor.
+// commutesAt answers CommutesAt from its three steps, recalling from the step memo
+// (stepmemo.go) those it holds; scope says what decided the answer when both events
+// are deliveries to one actor.
 func (e *engine) commutesAt(d int, id uint64) (commutes bool, scope memoScope) {
 	x := e.x
 	// The executor's record of the last step is the engine's until the step is explored.
 	answered, returned := slices.Clone(x.answered), x.returned
 	defer func() { x.answered, x.returned = answered, returned }()
-	if noStepMemo {
-		return e.runThree(d, id)
+	if e.memo != nil {
+		e.memo.checks++
 	}
-	if e.memo == nil {
-		e.memo = &stepMemo{}
-	}
-	e.memo.checks++
-	s, s2 := e.states[d], e.states[d+1]
-	t := e.nodes[d].Step()
-	k := slices.IndexFunc(s.pending, func(p *pending) bool { return p.ev.ID == id })
-	if k < 0 {
-		return false, sendsOnly
-	}
-	c := s.pending[k].ev.Content
-	// s·a and s·a·t. The path's step t is still pending and deliverable after a when t
-	// is a message or a request (a delivery removes no other event and puts none ahead of
-	// it in its channel); a timer a disarmed, and perhaps armed again as another event
-	// of the same content, a fault, and so on are left to the runs.
-	var sa, sat, sta stepOut
-	hit12, hit3 := false, false
-	if t.Event.Kind == dpor.Message || t.Event.Kind == dpor.Request {
-		if sa, hit12 = e.recall(s.fingerprint(), c); hit12 {
-			sat, hit12 = e.recall(sa.fp, t.Event.Content)
-		}
-	}
-	if !hit12 {
-		st, la, a1, ok1, scope1 := e.runOne(s, e.log[:s.events], id, d)
-		if !ok1 {
-			return false, scope1
-		}
-		sa = stepOut{effect: effectOf(&a1), scope: scope1}
-		next, _, t2, ok2, scope2 := e.runOne(st, la, t.Event.ID, d+1)
-		if !ok2 {
-			return false, max(scope1, scope2)
-		}
-		sat = stepOut{fp: next.fingerprint(), effect: effectOf(&t2), scope: scope2}
-	}
-	// s·t·a: a is pending and enabled there (CommutesAt's contract).
-	if sta, hit3 = e.recall(s2.fingerprint(), c); !hit3 {
-		next, _, a2, ok3, scope3 := e.runOne(s2, e.log[:s2.events], id, d+1)
-		if !ok3 {
-			return false, max(sa.scope, sat.scope, scope3)
-		}
-		sta = stepOut{fp: next.fingerprint(), effect: effectOf(&a2), scope: scope3}
-	}
-	commutes, scope = sat.fp == sta.fp && sa.effect == sta.effect && sat.effect == effectOf(t), max(sa.scope, sat.scope, sta.scope)
-	if stepMemoProbe != nil && (hit12 || hit3) {
-		v, sc := e.runThree(d, id)
-		stepMemoProbe(commutes, scope, v, sc)
+	commutes, scope, recalled := e.threeSteps(d, id, !noStepMemo)
+	if stepMemoProbe != nil && recalled {
+		runs, runsScope, _ := e.threeSteps(d, id, false)
+		stepMemoProbe(commutes, scope, runs, runsScope)
 	}
 	return commutes, scope
 }
@@ -186,25 +144,53 @@ func (e *engine) commutesAt(d int, id uint64) (commutes bool, scope memoScope) {
 // step memo next to the answer of the three runs.
 var stepMemoProbe func(memo bool, memoScope memoScope, runs bool, runsScope memoScope)
 
-// runThree runs the three steps of CommutesAt.
-func (e *engine) runThree(d int, id uint64) (commutes bool, scope memoScope) {
+// threeSteps compares s·a·t with s·t·a, where s is node d's state, t its step and a the
+// event id: it runs the three steps, or with recall takes from the step memo those it
+// holds, and reports whether it did.
+func (e *engine) threeSteps(d int, id uint64, recall bool) (commutes bool, scope memoScope, recalled bool) {
 	s, s2 := e.states[d], e.states[d+1]
 	t := e.nodes[d].Step()
-	sa, la, a1, ok1, scope := e.runOne(s, e.log[:s.events], id, d)
-	if !ok1 {
-		return false, scope
+	k := slices.IndexFunc(s.pending, func(p *pending) bool { return p.ev.ID == id })
+	if k < 0 {
+		return false, sendsOnly, false
 	}
-	sat, _, t2, ok2, scope2 := e.runOne(sa, la, t.Event.ID, d+1)
-	scope = max(scope, scope2)
-	if !ok2 {
-		return false, scope
+	c := s.pending[k].ev.Content
+	// s·a and s·a·t. The path's step t is still pending and deliverable after a when t
+	// is a message or a request (a delivery removes no other event and puts none ahead of
+	// it in its channel); a timer a disarmed, and perhaps armed again as another event
+	// of the same content, a fault, and so on are left to the runs.
+	var sa, sat, sta stepOut
+	hit12, hit3 := false, false
+	if recall && (t.Event.Kind == dpor.Message || t.Event.Kind == dpor.Request) {
+		if sa, hit12 = e.recall(s.fingerprint(), c); hit12 {
+			sat, hit12 = e.recall(sa.fp, t.Event.Content)
+		}
 	}
-	sta, _, a2, ok3, scope3 := e.runOne(s2, e.log[:s2.events], id, d+1)
-	scope = max(scope, scope3)
-	if !ok3 {
-		return false, scope
+	if !hit12 {
+		st, la, a1, ok1, scope1 := e.runOne(s, e.log[:s.events], id, d)
+		if !ok1 {
+			return false, scope1, false
+		}
+		sa = stepOut{effect: effectOf(&a1), scope: scope1}
+		next, _, t2, ok2, scope2 := e.runOne(st, la, t.Event.ID, d+1)
+		if !ok2 {
+			return false, max(scope1, scope2), false
+		}
+		sat = stepOut{fp: next.fingerprint(), effect: effectOf(&t2), scope: scope2}
 	}
-	return sat.fingerprint() == sta.fingerprint() && sameEffect(&a1, &a2) && sameEffect(&t2, t), scope
+	// s·t·a: a is pending and enabled there (CommutesAt's contract).
+	if recall {
+		sta, hit3 = e.recall(s2.fingerprint(), c)
+	}
+	if !hit3 {
+		next, _, a2, ok3, scope3 := e.runOne(s2, e.log[:s2.events], id, d+1)
+		if !ok3 {
+			return false, max(sa.scope, sat.scope, scope3), hit12
+		}
+		sta = stepOut{fp: next.fingerprint(), effect: effectOf(&a2), scope: scope3}
+	}
+	commutes = sat.fp == sta.fp && sa.effect == sta.effect && sat.effect == effectOf(t)
+	return commutes, max(sa.scope, sat.scope, sta.scope), hit12 || hit3
 }
 
 // runOne delivers the pending event id from st, whose history is log, off the path: it

@@ -119,7 +119,7 @@ func (e *engine) stepScope(st, next *state) memoScope {
 // recall looks up the step delivering the event of content c at a state of
 // fingerprint fp.
 func (e *engine) recall(fp, c uint64) (stepOut, bool) {
-	if noStepMemo || e.memo == nil {
+	if e.memo == nil {
 		return stepOut{}, false
 	}
 	return e.memo.get(stepKey(fp, c))
