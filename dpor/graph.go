@@ -32,20 +32,14 @@ type edge struct {
 	step, to, next int32
 }
 
-// visitedState is a visited state's part of the graph.
+// visitedState is a visited state's part of the graph: what it keeps for good. What the
+// search needs of a state only until the state is summarized — its edges, its place on
+// the path, Tarjan's numbers — is in an openState apart (Graph.opens), of which there
+// are few at any time: the states on the path and those left but waiting for their
+// component's summary (at most 39 on the shipped configurations, leader 1w1r's largest
+// among them, against 239,511 states visited). A state kept all five in its own record
+// before, 40 bytes where it is now 24.
 type visitedState struct {
-	first int32 // its first edge, or −1 (and −1 again once it is summarized)
-	// sum, once the search has left the state and every state it reaches, indexes the
-	// graph's sums (or is sumInline): the set of steps reachable from it (Graph.leave).
-	// Before, it is −1; or, while a summarized state is explored again, below −1, and
-	// holds its summary before (visitedState.old).
-	sum int32
-
-	depth    int32 // where it was last put on the path
-	idx, low int32 // Tarjan's discovery order and low link (Graph.leave)
-
-	pend bool // left, and waiting on the pending stack for its component's summary
-
 	// sw holds the summary itself when sum is sumInline: a set of steps below 64 whose
 	// classes are below 64 is one word, which the state keeps rather than intern it
 	// (Graph.leave). While the state is explored again it still holds the summary before,
@@ -54,10 +48,30 @@ type visitedState struct {
 	// slp is the sleep set the state was explored under, kept as slpIndexed says
 	// (sleepcache.go).
 	slp uint64
+	// sum, once the search has left the state and every state it reaches, indexes the
+	// graph's sums (or is sumInline): the set of steps reachable from it (Graph.leave).
+	// Before, it is −1; or, while a summarized state is explored again, below −1, and
+	// holds its summary before (visitedState.old).
+	sum int32
+	// open indexes the state's openState in Graph.opens while it is not summarized,
+	// and is −1 once it is (and before the search first reaches it: Graph.state).
+	open int32
 }
 
-// A visited state is five words: the graph holds millions.
-var _ [40 - unsafe.Sizeof(visitedState{})]struct{}
+// A visited state is three words: the graph holds millions.
+var _ [24 - unsafe.Sizeof(visitedState{})]struct{}
+
+// openState is what the search keeps of a state only until it is summarized.
+type openState struct {
+	first    int32 // its first edge, or −1
+	depth    int32 // where it was last put on the path, or −1
+	idx, low int32 // Tarjan's discovery order and low link (Graph.leave), or −1 before discover
+	pend     bool  // left, and waiting on the pending stack for its component's summary
+}
+
+// closed is the open part every summarized state reads as: no edges, not on the path.
+// It is never written.
+var closed = openState{first: -1, depth: -1, idx: -1, low: -1}
 
 // sumInline, as a state's sum or old, says the summary is the state's sw. It is
 // not negative, so that sum ≥ 0 still means summarized.
@@ -120,6 +134,11 @@ type Graph struct {
 	// empty (sleepcache.go).
 	slps sliceTable[int32]
 
+	// opens holds the open parts of the states not summarized (visitedState.open);
+	// freeOpen, the slots of opens free for reuse.
+	opens    []openState
+	freeOpen []int32
+
 	next              int32   // the next discovery order
 	pending           []int32 // left states waiting for their component's summary
 	scratch, cscratch Bits
@@ -174,9 +193,40 @@ func (g *Graph) firstWith(content uint64) int32 { return g.byContent.get(content
 // addEdge records that step (an index AddStep returned) was explored from the state
 // from and led to the state to (indices state returned).
 func (g *Graph) addEdge(from, step, to int32) {
-	st := g.st(from)
-	g.edges = append(g.edges, edge{step: step, to: to, next: st.first})
-	st.first = int32(len(g.edges) - 1)
+	o := g.opening(g.st(from))
+	g.edges = append(g.edges, edge{step: step, to: to, next: o.first})
+	o.first = int32(len(g.edges) - 1)
+}
+
+// op returns st's open part: closed's, which must not be written, when it has none.
+func (g *Graph) op(st *visitedState) *openState {
+	if st.open < 0 {
+		return &closed
+	}
+	return &g.opens[st.open]
+}
+
+// opening returns st's open part, giving it one (as closed's) when it has none.
+func (g *Graph) opening(st *visitedState) *openState {
+	if st.open < 0 {
+		if n := len(g.freeOpen); n > 0 {
+			st.open = g.freeOpen[n-1]
+			g.freeOpen = g.freeOpen[:n-1]
+		} else {
+			st.open = int32(len(g.opens))
+			g.opens = append(g.opens, openState{})
+		}
+		g.opens[st.open] = closed
+	}
+	return &g.opens[st.open]
+}
+
+// closeOpen frees st's open part, once st is summarized.
+func (g *Graph) closeOpen(st *visitedState) {
+	if st.open >= 0 {
+		g.freeOpen = append(g.freeOpen, st.open)
+		st.open = -1
+	}
 }
 
 // prefetchState starts loading what state(fp) will read first (fpTable.prefetch).
@@ -192,7 +242,7 @@ func (g *Graph) state(fp uint64) (int32, bool) {
 	if k&(stateChunk-1) == 0 {
 		g.addChunk()
 	}
-	*g.st(k) = visitedState{first: -1, sum: -1, depth: -1, idx: -1}
+	*g.st(k) = visitedState{sum: -1, open: -1}
 	g.nstates++
 	return k, false
 }
@@ -201,23 +251,29 @@ func (g *Graph) state(fp uint64) (int32, bool) {
 func (g *Graph) bytes() int64 {
 	n := int64(len(g.states))*stateChunk*int64(unsafe.Sizeof(visitedState{})) +
 		16*int64(len(g.ids.slots)+len(g.byContent.slots)) + g.sums.bytes() + g.slps.bytes() +
-		int64(cap(g.edges))*int64(unsafe.Sizeof(edge{})) +
+		int64(cap(g.edges))*int64(unsafe.Sizeof(edge{})) + int64(cap(g.opens))*int64(unsafe.Sizeof(openState{})) +
 		8*int64(cap(g.clsData)) + 4*int64(cap(g.clsOff)) +
 		int64(len(g.Steps))*int64(unsafe.Sizeof(StepSummary{}))
 	return n
 }
 
 // stateChunk is the number of states in one chunk of Graph.states: growing the graph
-// adds a chunk rather than copying every state into a larger array. 1,024 states (40
+// adds a chunk rather than copying every state into a larger array. 1,024 states (24
 // KiB): with 4,096 a search of a few hundred states zeroed a 160 KiB chunk it hardly
 // used, which in a loop of small searches (a test) the collector then had to handle.
 const stateChunk = 1 << 10
 
-// slabChunks is the number of chunks addChunk maps at once: 5 MiB, on huge pages.
-const slabChunks = 128
+// slabChunks is the number of chunks addChunk maps at once: 6 MiB, on huge pages.
+const slabChunks = 256
+
+// A slab must be mapped outside the Go heap, which words.Alloc does from 4 MiB: in the
+// heap the states would be live data the collector lets the garbage grow with. (With
+// 128 chunks of the 24-byte states a slab was 3 MiB, in the heap: leader 1w2r peaked
+// at 5.4 GB instead of 5.1 with the 40-byte states before.)
+var _ [slabChunks*stateChunk*unsafe.Sizeof(visitedState{}) - 4<<20]struct{}
 
 // heapChunks is the number of chunks addChunk takes from the Go heap (a million states,
-// 40 MiB) before it maps slabs outside it. Most searches' graphs fit, and there the
+// 24 MiB) before it maps slabs outside it. Most searches' graphs fit, and there the
 // states are a ballast: the collector lets the heap grow by its live size before it
 // collects, and the engine allocates fast, so with the states outside the heap it
 // collected far more often (abd 1w2r-seq, 134,373 states: 1.18x the CPU in
@@ -247,10 +303,11 @@ func (g *Graph) addChunk() {
 // st returns state k.
 func (g *Graph) st(k int32) *visitedState { return &g.states[k/stateChunk][k%stateChunk] }
 
-// discover gives st its discovery order the first time the search reaches it.
-func (g *Graph) discover(st *visitedState) {
-	if st.idx < 0 {
-		st.idx, st.low = g.next, g.next
+// discover gives the open state o its discovery order the first time the search
+// reaches it.
+func (g *Graph) discover(o *openState) {
+	if o.idx < 0 {
+		o.idx, o.low = g.next, g.next
 		g.next++
 	}
 }
@@ -300,27 +357,33 @@ func (g *Graph) sumClasses(k int32) Bits { return g.clsData[g.clsOff[k]:g.clsOff
 func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 	k := path[len(path)-1]
 	st := g.st(k)
-	if st.sum >= 0 || st.pend || (st.depth >= 0 && st.depth < int32(len(path)-1) && path[st.depth] == k) {
-		// Summarized; or explored again (sleepcache.go) while its component is still
-		// open — left before, and on the pending stack already with its edges, or
-		// still on the path further up, where it is left later.
+	if st.sum >= 0 {
+		return // summarized
+	}
+	o := g.opening(st) // it has one: Arrive gave it
+	if o.pend || (o.depth >= 0 && o.depth < int32(len(path)-1) && path[o.depth] == k) {
+		// Explored again (sleepcache.go) while its component is still open — left
+		// before, and on the pending stack already with its edges, or still on the
+		// path further up, where it is left later.
 		return
 	}
-	low := st.idx
-	for e := st.first; e >= 0; e = g.edges[e].next {
+	low := o.idx
+	for e := o.first; e >= 0; e = g.edges[e].next {
 		to := g.edges[e].to
 		w := g.st(to)
-		switch {
-		case w.sum >= 0:
-		case w.depth >= 0 && int(w.depth) < len(path) && path[w.depth] == to: // still on the path
-			low = min(low, w.idx)
+		if w.sum >= 0 {
+			continue
+		}
+		switch wo := g.op(w); {
+		case wo.depth >= 0 && int(wo.depth) < len(path) && path[wo.depth] == to: // still on the path
+			low = min(low, wo.idx)
 		default:
-			low = min(low, w.low)
+			low = min(low, wo.low)
 		}
 	}
-	st.low = low
-	if low < st.idx {
-		st.pend = true
+	o.low = low
+	if low < o.idx {
+		o.pend = true
 		g.pending = append(g.pending, k)
 		return
 	}
@@ -330,7 +393,7 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 		if st := g.st(m); st.old() >= 0 {
 			acc.Or(g.oldOf(st))
 		}
-		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
+		for e := g.op(g.st(m)).first; e >= 0; e = g.edges[e].next {
 			acc.Set(int(g.edges[e].step))
 			if w := g.st(g.edges[e].to); w.sum >= 0 {
 				acc.Or(g.sumOf(w))
@@ -352,7 +415,8 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 	}
 	for _, m := range members {
 		st := g.st(m)
-		st.sum, st.sw, st.first, st.pend = sum, sw, -1, false
+		st.sum, st.sw = sum, sw
+		g.closeOpen(st)
 	}
 	g.pending = g.pending[:pendAt]
 	g.edges = g.edges[:edgeAt]
@@ -364,7 +428,7 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 // 1w2r-seq and register 2r2w it never was; docs/strategies.md).
 func (g *Graph) sameSum(members []int32, b Bits) int32 {
 	for _, m := range members {
-		for e := g.st(m).first; e >= 0; e = g.edges[e].next {
+		for e := g.op(g.st(m)).first; e >= 0; e = g.edges[e].next {
 			if w := g.st(g.edges[e].to).sum; w >= 0 && w != sumInline && slices.Equal(g.sum(w), b) {
 				return w
 			}

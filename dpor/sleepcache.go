@@ -259,7 +259,7 @@ func (g *Graph) reopen(k int32) {
 	} else {
 		st.sum = -2 - st.sum
 	}
-	st.first, st.idx = -1, -1
+	g.opening(st) // no edges, not yet discovered
 }
 
 // StatefulDPORWithoutSleep is StatefulDPOR without sleep sets, as it was before they were

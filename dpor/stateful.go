@@ -272,10 +272,14 @@ func (s *stateful) Arrive(p Path) {
 		seen, s.again = false, true
 	}
 	s.seen = seen
-	if !s.onPath(st.depth, k, n) {
-		st.depth = int32(n)
+	if st.sum < 0 {
+		// Not summarized: new, explored again, or left but still open (a cycle).
+		o := s.g.opening(st)
+		if !s.onPath(o.depth, k, n) {
+			o.depth = int32(n)
+		}
+		s.g.discover(o)
 	}
-	s.g.discover(st)
 	if n > 0 {
 		s.g.addEdge(s.sts[n-1], t, k)
 	}
@@ -532,10 +536,11 @@ func (s *stateful) reachable(k int32, n int) int {
 		if st.old() >= 0 { // being explored again: what it reached before, too
 			s.reach.Or(g.oldOf(st))
 		}
-		if s.onPath(st.depth, u, n) && int(st.depth) < low {
-			low = int(st.depth)
+		o := g.op(st)
+		if s.onPath(o.depth, u, n) && int(o.depth) < low {
+			low = int(o.depth)
 		}
-		for e := st.first; e >= 0; e = g.edges[e].next {
+		for e := o.first; e >= 0; e = g.edges[e].next {
 			s.reach.Set(int(g.edges[e].step))
 			s.queue = append(s.queue, g.edges[e].to)
 		}

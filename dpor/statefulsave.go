@@ -70,8 +70,9 @@ func (s *stateful) SaveState(b []byte) []byte {
 	for k := range g.nstates {
 		st := g.st(k)
 		e.word(fps[k])
-		e.int32s(st.first, st.sum, st.depth, st.idx, st.low)
-		e.n(int(flag(st.pend)))
+		o := g.op(st)
+		e.int32s(o.first, st.sum, o.depth, o.idx, o.low)
+		e.n(int(flag(o.pend)))
 		e.word(st.sw)
 		e.word(st.slp)
 	}
@@ -168,9 +169,16 @@ func (s *stateful) RestoreState(b []byte, nodes []Node) error {
 			d.fail("fingerprint %#x is saved twice", fp)
 		}
 		st := g.st(k)
-		st.first, st.sum, st.depth, st.idx, st.low = d.int32(), d.int32(), d.int32(), d.int32(), d.int32()
-		st.pend = d.small(1) == 1
-		st.sw, st.slp = d.word(), d.word()
+		var o openState
+		o.first, st.sum, o.depth, o.idx, o.low = d.int32(), d.int32(), d.int32(), d.int32(), d.int32()
+		o.pend = d.small(1) == 1
+		st.sw, st.slp, st.open = d.word(), d.word(), -1
+		if st.sum < 0 {
+			// Not summarized: its open part as saved. A summarized state's is closed's
+			// (checkpoints before the open parts were apart saved a summarized state's
+			// last depth and Tarjan numbers, which nothing reads once it is summarized).
+			*g.opening(st) = o
+		}
 		g.nstates = k + 1
 	}
 	for i, n := 0, d.n(); i < n && d.err == nil; i++ {
@@ -258,9 +266,9 @@ func (g *Graph) check(d *loader) {
 	for k := range g.nstates {
 		st := g.st(k)
 		old := st.old()
-		switch {
-		case st.first < -1 || st.first >= nedges:
-			d.fail("state %d: edge %d of %d", k, st.first, nedges)
+		switch first := g.op(st).first; {
+		case first < -1 || first >= nedges:
+			d.fail("state %d: edge %d of %d", k, first, nedges)
 		case st.sum >= nsums && st.sum != sumInline, old >= nsums && old != sumInline:
 			d.fail("state %d: summary %d of %d", k, st.sum, nsums)
 		case st.slp&slpIndexed != 0 && int(uint32(st.slp)) >= len(g.slps.off)-1:
