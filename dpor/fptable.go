@@ -15,20 +15,22 @@ import (
 //
 // A fingerprint's home slot is the high bits of its product with an odd constant
 // (Fibonacci hashing), so that fingerprints combined from parts by addition or xor spread
-// as well as mixed ones, and doubling the table keeps the slots' order: rehashing walks
-// both arrays in order. Fingerprint 0 marks an empty slot; the index of fingerprint 0
+// as well as mixed ones, and doubling the table keeps the slots' order: an entry's home
+// in the larger table is twice its home, or one more, which lets the table double in
+// place (rehash). Fingerprint 0 marks an empty slot; the index of fingerprint 0
 // itself is kept apart.
 //
-// The slots come from words.Alloc: a large table is mapped outside the Go heap, on huge
-// pages. The table of states grows to tens of megabytes, and in the Go heap each doubling
-// faulted its new array in page by page as it filled it (abd 1w2r-seq: grow was a
-// twentieth of the search's CPU). mem frees the mapping once the table is dropped.
+// The slots come from words.Growable: a large table is mapped outside the Go heap, on
+// huge pages. The table of states grows to tens of megabytes, and in the Go heap each
+// doubling faulted its new array in page by page as it filled it (abd 1w2r-seq: grow was
+// a twentieth of the search's CPU). It doubles in place (grow); mem frees the mapping
+// once the table is dropped.
 type fpTable struct {
 	slots []fpSlot
 	n     int
 	shift uint  // 64 − log2(len(slots))
 	zero  int32 // the index of fingerprint 0, or −1; valid once slots is allocated
-	mem   *words.Block
+	mem   *words.Growable
 }
 
 type fpSlot struct {
@@ -99,28 +101,63 @@ func (t *fpTable) getOrPut(fp uint64, k int32) int32 {
 	}
 }
 
+// grow doubles the table in place: its memory grows keeping the slots (on Linux by
+// moving the mapping, so the old and the new table are never both held: a table of 4
+// GiB doubling held 12 GiB at once when it was allocated anew), and rehash moves the
+// entries to their slots in the larger table.
 func (t *fpTable) grow() {
-	old := t.slots
-	if old == nil {
+	old := len(t.slots)
+	n := max(1<<8, 2*old) // small first: a graph holds several tables, most searches are small
+	if t.mem == nil {
 		t.zero = -1
+		t.mem = words.NewGrowable(2 * n)
+	} else {
+		t.mem.Grow(2 * n)
 	}
-	oldMem := t.mem
-	n := max(1<<8, 2*len(old)) // small first: a graph holds several tables, most searches are small
-	t.mem = words.NewBlock(2 * n)
 	t.slots = unsafe.Slice((*fpSlot)(unsafe.Pointer(unsafe.SliceData(t.mem.W))), n)
 	t.shift = uint(64 - bits.Len(uint(n-1)))
-	mask := uint64(n - 1)
-	for _, s := range old {
+	t.rehash(old)
+}
+
+// rehash moves the entries of the first old slots, a table of old slots, to where they
+// belong in the table of twice as many that holds them. An entry's home in the larger
+// table is twice its home in the smaller one, or one more (the product's next bit), so
+// walking the old slots from the last down, an entry whose new home is at or above its
+// slot probes only slots that hold entries already moved or nothing: those below are
+// the ones not yet moved. The others — an entry displaced further than its home (near
+// the start of the table), or one whose probe runs off the end and would wrap into the
+// slots not yet moved — wait in a list and are put back once every other entry is in
+// place. Every probe sequence of an entry moved in the walk lies above every slot the
+// walk empties after it, so no later step breaks it.
+func (t *fpTable) rehash(old int) {
+	n := uint64(len(t.slots))
+	var wait []fpSlot
+	for i := old - 1; i >= 0; i-- {
+		s := t.slots[i]
 		if s.fp == 0 {
 			continue
 		}
-		i := t.home(s.fp)
-		for t.slots[i].fp != 0 {
-			i = (i + 1) & mask
+		t.slots[i] = fpSlot{}
+		j := t.home(s.fp)
+		if j < uint64(i) {
+			wait = append(wait, s)
+			continue
 		}
-		t.slots[i] = s
+		for j < n && t.slots[j].fp != 0 {
+			j++
+		}
+		if j == n {
+			wait = append(wait, s)
+			continue
+		}
+		t.slots[j] = s
 	}
-	if oldMem != nil {
-		oldMem.Free()
+	mask := n - 1
+	for _, s := range wait {
+		j := t.home(s.fp)
+		for t.slots[j].fp != 0 {
+			j = (j + 1) & mask
+		}
+		t.slots[j] = s
 	}
 }

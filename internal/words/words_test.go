@@ -51,3 +51,51 @@ func TestAllocZeroedAndWritable(t *testing.T) {
 		})
 	}
 }
+
+// TestGrowableKeepsItsWords grows one array from the Go heap past mapFrom and on, by
+// doubling and by uneven steps: after each Grow the words written before read back, the
+// new ones are zero, and all can be written. Free and the cleanup of a Growable dropped
+// without Free release it, whichever kind of memory it ended in.
+func TestGrowableKeepsItsWords(t *testing.T) {
+	val := func(i int) uint64 { return uint64(i+1) * 0x9e3779b97f4a7c15 }
+	for _, tc := range []struct {
+		name  string
+		sizes []int
+	}{
+		{"doubling from the heap into mappings", []int{256, 512, mapFrom / 16, mapFrom / 8, mapFrom / 4, mapFrom / 2}},
+		{"uneven", []int{1000, mapFrom/8 + 3, mapFrom/8 + 3, 3*hugeBytes/8 + 5, 5 * hugeBytes / 8}},
+		{"mapped from the start", []int{mapFrom / 8, 2 * mapFrom / 8}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewGrowable(tc.sizes[0])
+			written := 0
+			for _, n := range tc.sizes {
+				g.Grow(n)
+				if len(g.W) != n {
+					t.Fatalf("after Grow(%d): len %d", n, len(g.W))
+				}
+				for i := range g.W {
+					want := uint64(0)
+					if i < written {
+						want = val(i)
+					}
+					if g.W[i] != want {
+						t.Fatalf("after Grow(%d): word %d = %#x, want %#x", n, i, g.W[i], want)
+					}
+				}
+				for i := range g.W {
+					g.W[i] = val(i)
+				}
+				written = n
+			}
+			g.Free()
+			if g.W != nil {
+				t.Fatal("Free left its words")
+			}
+			d := NewGrowable(tc.sizes[0])
+			d.Grow(tc.sizes[len(tc.sizes)-1])
+			d.W[len(d.W)-1] = 1
+			runtime.GC()
+		})
+	}
+}
