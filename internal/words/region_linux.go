@@ -19,7 +19,7 @@ func (r *region) alloc(n int) []uint64 {
 	if n*8 < mapFrom {
 		return make([]uint64, n)
 	}
-	addr, _, errno := syscall.Syscall6(syscall.SYS_MMAP, 0, uintptr(n)*8, syscall.PROT_READ|syscall.PROT_WRITE,
+	addr, _, errno := syscall.Syscall6(sysMmap, 0, uintptr(n)*8, syscall.PROT_READ|syscall.PROT_WRITE,
 		syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS, ^uintptr(0), 0)
 	if errno != 0 {
 		return make([]uint64, n)
@@ -52,6 +52,9 @@ func (r *region) words(n int) []uint64 {
 	adviseHugePages(w)
 	return w
 }
+
+// mapped reports whether the region is a mapping rather than words from the Go heap.
+func (r *region) mapped() bool { return r.addr != 0 }
 
 // release unmaps the region; words from the Go heap are left to the collector.
 func (r *region) release() {

@@ -13,6 +13,10 @@ func (r *region) alloc(n int) []uint64 {
 
 func (r *region) grow(int) ([]uint64, bool) { return nil, false }
 
+// mapped reports whether the region is a mapping rather than words from the Go heap:
+// Alloc's mappings are not told apart from the heap here, so never.
+func (r *region) mapped() bool { return false }
+
 func (r *region) release() {
 	if r.w != nil {
 		Free(r.w)
