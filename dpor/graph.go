@@ -69,8 +69,8 @@ type openState struct {
 	pend     bool  // left, and waiting on the pending stack for its component's summary
 }
 
-// closed is the open part every summarized state reads as: no edges, not on the path.
-// It is never written.
+// closed is the open part every summarized state reads as (Graph.op): no edges, not on
+// the path.
 var closed = openState{first: -1, depth: -1, idx: -1, low: -1}
 
 // sumInline, as a state's sum or old, says the summary is the state's sw. It is
@@ -198,12 +198,13 @@ func (g *Graph) addEdge(from, step, to int32) {
 	o.first = int32(len(g.edges) - 1)
 }
 
-// op returns st's open part: closed's, which must not be written, when it has none.
-func (g *Graph) op(st *visitedState) *openState {
+// op returns a copy of st's open part, closed's when it has none: for reading. Writers
+// use opening, so that no write can reach a state that has no open part.
+func (g *Graph) op(st *visitedState) openState {
 	if st.open < 0 {
-		return &closed
+		return closed
 	}
-	return &g.opens[st.open]
+	return g.opens[st.open]
 }
 
 // opening returns st's open part, giving it one (as closed's) when it has none.

@@ -53,8 +53,8 @@ func TestGraphStatesAcrossSlabs(t *testing.T) {
 				if k%2 == 1 {
 					want = closed
 				}
-				if *o != want || st.sw != fp(k) || st.slp != uint64(k)&0xff {
-					t.Fatalf("state %d reads %+v, sw %#x, slp %#x; want %+v, %#x, %#x", k, *o, st.sw, st.slp, want, fp(k), uint64(k)&0xff)
+				if o != want || st.sw != fp(k) || st.slp != uint64(k)&0xff {
+					t.Fatalf("state %d reads %+v, sw %#x, slp %#x; want %+v, %#x, %#x", k, o, st.sw, st.slp, want, fp(k), uint64(k)&0xff)
 				}
 				if got, seen := tc.g.state(fp(k)); got != k || !seen {
 					t.Fatalf("state(fp(%d)) = %d, %v; want %d, true", k, got, seen, k)
