@@ -161,6 +161,7 @@ type stateful struct {
 	// just taken (contextsleep.go); nil when the path cannot, or with staticSleep
 	cs          Commuter
 	staticSleep bool                  // sleep sets by the relation alone (StatefulDPORStaticSleep)
+	oldestFirst bool                  // nodes start with their oldest event (StatefulDPOROldestFirst)
 	csTries     map[[2]int32][2]int32 // by class pair: meetings asked about, and how many commuted
 	faults      bool                  // the system has fault events (statefulfaults.go)
 	// fullTo[d]: with faults, every node of the path up to depth d was expanded fully
@@ -286,14 +287,12 @@ func (s *stateful) Arrive(p Path) {
 	// After the edge into this state: that one is its parent's.
 	s.edgeAt = append(s.edgeAt[:n], int32(len(s.g.edges)))
 	if !top.Final {
-		// The first event not asleep, as source DPOR starts a node.
-		for e := range top.Enabled {
-			if !top.Sleep.Has(e) {
-				top.Backtrack.Add(e)
-				if s.counts != nil {
-					s.counts.First++
-				}
-				break
+		// Source DPOR starts a node with one event not asleep: a quiet actor's when the
+		// state is to be explored (quietfirst.go), else the first.
+		if e := s.firstEvent(p, top, !seen); e >= 0 {
+			top.Backtrack.Add(e)
+			if s.counts != nil {
+				s.counts.First++
 			}
 		}
 	}

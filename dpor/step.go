@@ -13,6 +13,10 @@ type StepInfo struct {
 	// Answers lists the requests the step answered or tried to answer (a duplicate
 	// answer is ignored, but which of two answers comes first decides the history).
 	Answers []model.RequestID
+	// SendsTo has bit a set when the step put a new event at actor a: sent it a message,
+	// made a client's next request to it, or (a being the step's own actor) set a timer.
+	// A message the network lost at once (a fault) is not a new event.
+	SendsTo uint64
 	// Clock is the step's vector clock, one entry per actor: Clock[a] is one more than the
 	// index of the last step at actor a that happens before or is this step (0: none),
 	// where happens-before is the transitive closure of "same receiver, earlier" and "sent

@@ -103,8 +103,10 @@ func TestStatefulDPORResumesAtAnyStep(t *testing.T) {
 				}
 			}
 			sameAsUninterrupted(t, sys, got, want)
-			if g, w := fmt.Sprint(got.Stats.Steps, got.Stats.ExploredAgain, got.Stats.SleepBlocked), fmt.Sprint(want.Stats.Steps, want.Stats.ExploredAgain, want.Stats.SleepBlocked); g != w {
-				t.Errorf("resumed: steps, states explored again, paths blocked %s, want %s", g, w)
+			// Steps run only to choose a state's first event (Stats.Peeked) depend on what
+			// the table of sends held, which a resumed search starts empty.
+			if g, w := fmt.Sprint(got.Stats.Steps-got.Stats.Peeked, got.Stats.ExploredAgain, got.Stats.SleepBlocked), fmt.Sprint(want.Stats.Steps-want.Stats.Peeked, want.Stats.ExploredAgain, want.Stats.SleepBlocked); g != w {
+				t.Errorf("resumed: steps not peeked, states explored again, paths blocked %s, want %s", g, w)
 			}
 		})
 	}

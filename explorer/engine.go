@@ -68,6 +68,8 @@ type engine struct {
 	// memo holds where steps already run led, for CommutesAt (stepmemo.go): set for
 	// stateful DPOR.
 	memo *stepMemo
+	// sends remembers what deliveries sent, by receiver state and event (sendsto.go).
+	sends []sendsEntry
 }
 
 type peek struct {
@@ -76,6 +78,9 @@ type peek struct {
 	events []histories.Event
 	fail   *failure
 	info   dpor.StepInfo
+	// bySends marks a step run only for SendsTo, and not yet asked for by Next or
+	// explored: if it never is, Stats.Peeked counts it (settlePeeks).
+	bySends bool
 }
 
 // Run explores sys with opts and reports what it found. It returns an error when the
@@ -142,6 +147,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		complete = e.sample(ctx, cfg, seed)
 	} else {
 		complete = e.search(ctx)
+		e.settlePeeks(-1)
 		e.finalCheckpoint(complete)
 	}
 	exploreEnd := time.Since(e.start)
@@ -368,6 +374,7 @@ func (e *engine) take(d, i int) (*state, *failure) {
 	var info dpor.StepInfo
 	if d < len(e.peeks) && i < len(e.peeks[d]) && e.peeks[d][i].ok && e.peeks[d][i].next != nil {
 		p := &e.peeks[d][i]
+		p.bySends = false
 		e.log = append(e.log[:e.states[d].events], p.events...)
 		next, fail, info = p.next, p.fail, p.info
 	} else {
@@ -387,7 +394,7 @@ func (e *engine) take(d, i int) (*state, *failure) {
 
 // info describes the step the executor just ran, delivering ev.
 func (e *engine) info(ev dpor.Event) dpor.StepInfo {
-	info := dpor.StepInfo{Event: ev, Invokes: ev.Kind == dpor.Request, Returns: e.x.returned}
+	info := dpor.StepInfo{Event: ev, Invokes: ev.Kind == dpor.Request, Returns: e.x.returned, SendsTo: e.x.sentTo}
 	if len(e.x.answered) > 0 {
 		info.Answers = slices.Clone(e.x.answered)
 	}
@@ -420,7 +427,11 @@ func (e *engine) Nodes() []dpor.Node { return e.nodes }
 
 // Next implements dpor.Path: it runs event k of the top node, if that has not been done,
 // and keeps the outcome for when the search takes it.
-func (e *engine) Next(k int) *dpor.StepInfo {
+func (e *engine) Next(k int) *dpor.StepInfo { return &e.peek(k, false).info }
+
+// peek runs event k of the top node, if that has not been done, and returns what it did;
+// bySends says SendsTo asks, which Stats.Peeked counts apart when nothing else asks.
+func (e *engine) peek(k int, bySends bool) *peek {
 	d := len(e.states) - 1
 	for len(e.peeks) <= d {
 		e.peeks = append(e.peeks, nil)
@@ -444,8 +455,27 @@ func (e *engine) Next(k int) *dpor.StepInfo {
 		} else if next != nil && next.events > s.events {
 			p.events = slices.Clone(log[s.events:next.events])
 		}
+		p.bySends = bySends
+	} else if !bySends {
+		p.bySends = false
 	}
-	return &p.info
+	return p
+}
+
+// settlePeeks counts in Stats.Peeked the steps run at depth d only for SendsTo (all
+// depths: d < 0), before their node is reused or the search ends.
+func (e *engine) settlePeeks(d int) {
+	for i := range e.peeks {
+		if d >= 0 && i != d {
+			continue
+		}
+		for k := range e.peeks[i] {
+			if p := &e.peeks[i][k]; p.ok && p.bySends {
+				p.bySends = false
+				e.stats.Peeked++
+			}
+		}
+	}
 }
 
 func (e *engine) progressEvery() time.Duration {
@@ -495,6 +525,7 @@ func (e *engine) push(s *state) bool {
 	}
 	n.Final = len(n.Enabled) == 0 || d >= e.maxDepth
 	if d < len(e.peeks) {
+		e.settlePeeks(d)
 		clear(e.peeks[d])
 	}
 	if e.needs.Clocks {

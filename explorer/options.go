@@ -169,6 +169,11 @@ type Stats struct {
 	ExploredAgain int64
 	// Replayed counts the steps a stateless run re-executed to rebuild states.
 	Replayed int64
+	// Peeked counts the steps, in Steps too, that stateful DPOR ran only to learn what
+	// an event would send, to choose the event a new state starts with
+	// (dpor/quietfirst.go), and that the search then neither explored nor looked at
+	// otherwise.
+	Peeked int64
 	// The visited set's own figures, with state caching.
 	Visited VisitedStats
 }

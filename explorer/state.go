@@ -117,6 +117,8 @@ type executor struct {
 	// What the last step answered (Respond effects) and whether it recorded a return.
 	answered []model.RequestID
 	returned bool
+	// sentTo: the actors at which the last step put a new event (dpor.StepInfo.SendsTo).
+	sentTo uint64
 	// Faults: whether the system allows any, whether partitions hold messages rather than
 	// lose them, and the sides a partition may cut (faults.go).
 	faulty bool
@@ -353,6 +355,7 @@ func (x *executor) blockedFIFO(earlier []*pending, p *pending) bool {
 // hands to Ravel can still make Ravel's side of the step panic — a message holding a
 // func cannot be fingerprinted — and that too is a finding about the system.
 func (x *executor) step(s *state, k int, depth int, log []histories.Event) (n *state, out []histories.Event, fail *failure) {
+	x.sentTo = 0
 	if k < 0 {
 		return x.stepFault(s, k, depth, log)
 	}
@@ -478,6 +481,9 @@ func (x *executor) add(n *state, p *pending) {
 	}
 	n.pending = append(n.pending, p)
 	n.psum += p.chash
+	if to := p.ev.To; to >= 0 && to < 64 {
+		x.sentTo |= 1 << to
+	}
 }
 
 // cancel disarms self's timer name in n, if it is armed.

@@ -399,6 +399,9 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if r.StepsReplayed > 0 {
 		row("", "steps re-executed (stateless)", report.Thousands(r.StepsReplayed))
 	}
+	if r.StepsPeeked > 0 {
+		row("", "steps peeked (to choose a first event)", report.Thousands(r.StepsPeeked))
+	}
 	row("TS", "exploring", seconds(r.ExploreSeconds))
 	row("TC", "checking histories", seconds(r.CheckSeconds))
 	row("TT", "total", seconds(r.TotalSeconds))

@@ -46,6 +46,7 @@ type checkReport struct {
 	FilterFalsePositives     int64          `json:"filter_false_positives"`
 	CollisionProbability     float64        `json:"collision_probability"`
 	StepsReplayed            int64          `json:"steps_replayed"`
+	StepsPeeked              int64          `json:"steps_peeked"`
 	HistoriesBeforeFirst     *int64         `json:"histories_before_first"`
 	ExploreSeconds           float64        `json:"explore_seconds"`
 	StatelessSeconds         *float64       `json:"stateless_seconds,omitempty"`
@@ -94,7 +95,7 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 	r.Exclusions = res.Exclusions
 	r.Sampling = res.Sampling
 	r.States, r.Revisits, r.StepsReplayed = st.States, st.Revisits, st.Replayed
-	r.ExploredAgain = st.ExploredAgain
+	r.ExploredAgain, r.StepsPeeked = st.ExploredAgain, st.Peeked
 	v := st.Visited
 	r.VisitedSpilled, r.DiskReads, r.FilterFalsePositives, r.CollisionProbability = v.Spilled, v.DiskReads, v.FilterFalsePositives, v.CollisionProbability
 	if res.First != nil {
