@@ -56,7 +56,9 @@ func (s *stateful) firstEvent(p Path, top *Node, explore bool) int {
 		} else {
 			sends = p.Next(k).SendsTo
 		}
-		loud |= sends &^ (1 << to)
+		if loud |= sends &^ (1 << to); awake&^loud == 0 {
+			return first // no actor is quiet, whatever the rest send
+		}
 	}
 	quiet := awake &^ loud
 	if quiet == 0 {

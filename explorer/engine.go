@@ -465,15 +465,16 @@ func (e *engine) peek(k int, bySends bool) *peek {
 // settlePeeks counts in Stats.Peeked the steps run at depth d only for SendsTo (all
 // depths: d < 0), before their node is reused or the search ends.
 func (e *engine) settlePeeks(d int) {
-	for i := range e.peeks {
-		if d >= 0 && i != d {
-			continue
+	if d < 0 {
+		for i := range e.peeks {
+			e.settlePeeks(i)
 		}
-		for k := range e.peeks[i] {
-			if p := &e.peeks[i][k]; p.ok && p.bySends {
-				p.bySends = false
-				e.stats.Peeked++
-			}
+		return
+	}
+	for k := range e.peeks[d] {
+		if p := &e.peeks[d][k]; p.ok && p.bySends {
+			p.bySends = false
+			e.stats.Peeked++
 		}
 	}
 }
