@@ -465,27 +465,37 @@ func fewestStates(t *testing.T, g *stateGraph, groups [][]int32) int {
 //
 //	RAVEL_MINSTATES=register-buggy/2r1w,gossip/rw,leader/1rw,leader-buggy/1rw go test -run TestMinimumStatesToReachEveryFinal -v -timeout 1h ./explorer/
 func TestMinimumStatesToReachEveryFinal(t *testing.T) {
-	list := os.Getenv("RAVEL_MINSTATES")
+	eachConfig(t, "RAVEL_MINSTATES", func(t *testing.T, g *stateGraph, ex, dp *Result) {
+		byTrace, byHistory := g.groupsBy(0), g.groupsBy(1)
+		minTrace, minHist := fewestStates(t, g, byTrace), fewestStates(t, g, byHistory)
+		if dp.Stats.States < int64(minTrace) {
+			t.Errorf("dpor+caching visits %d states, fewer than the %d any search reaching every final state must", dp.Stats.States, minTrace)
+		}
+		all := float64(ex.Stats.States)
+		t.Logf("exhaustive+caching %d states; dpor+caching %d (%.2f); fewest to reach every final state (%d up to commuting history events) %d (%.2f); fewest to find every canonical history (%d) %d (%.2f)",
+			ex.Stats.States, dp.Stats.States, float64(dp.Stats.States)/all, len(byTrace), minTrace, float64(minTrace)/all, len(byHistory), minHist, float64(minHist)/all)
+	})
+}
+
+// eachConfig runs measure on each configuration named by the environment variable env
+// (comma-separated SYSTEM/HARNESS), with exhaustive search's graph of states and the
+// results of exhaustive search and of stateful DPOR, both with caching; it skips the
+// test when env is not set.
+func eachConfig(t *testing.T, env string, measure func(t *testing.T, g *stateGraph, ex, dp *Result)) {
+	t.Helper()
+	list := os.Getenv(env)
 	if list == "" {
-		t.Skip("a measurement: set RAVEL_MINSTATES=SYSTEM/HARNESS,... to run it")
+		t.Skipf("a measurement: set %s=SYSTEM/HARNESS,... to run it", env)
 	}
 	for name := range strings.SplitSeq(list, ",") {
 		t.Run(name, func(t *testing.T) {
-			sysName, harness, _ := strings.Cut(name, "/")
-			sys := shippedWith(t, sysName, harness, model.Faults{})
+			sys := shippedByName(t, name)
 			g, ex := exploreGraph(t, sys)
-			res, err := Run(t.Context(), sys, Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true, MaxSchedules: Unlimited})
+			dp, err := Run(t.Context(), sys, Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true, MaxSchedules: Unlimited})
 			if err != nil {
 				t.Fatal(err)
 			}
-			byTrace, byHistory := g.groupsBy(0), g.groupsBy(1)
-			minTrace, minHist := fewestStates(t, g, byTrace), fewestStates(t, g, byHistory)
-			if res.Stats.States < int64(minTrace) {
-				t.Errorf("dpor+caching visits %d states, fewer than the %d any search reaching every final state must", res.Stats.States, minTrace)
-			}
-			all := float64(ex.Stats.States)
-			t.Logf("exhaustive+caching %d states; dpor+caching %d (%.2f); fewest to reach every final state (%d up to commuting history events) %d (%.2f); fewest to find every canonical history (%d) %d (%.2f)",
-				ex.Stats.States, res.Stats.States, float64(res.Stats.States)/all, len(byTrace), minTrace, float64(minTrace)/all, len(byHistory), minHist, float64(minHist)/all)
+			measure(t, g, ex, dp)
 		})
 	}
 }

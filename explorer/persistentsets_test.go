@@ -1,8 +1,6 @@
 package explorer
 
 import (
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -114,25 +112,13 @@ func persistentSearch(g *stateGraph) (states, finals int) {
 //
 //	RAVEL_PERSISTENT=gossip/rw,register-buggy/2r1w,leader/1rw,leader-buggy/1rw go test -run TestPersistentSetSearchStates -v ./explorer/
 func TestPersistentSetSearchStates(t *testing.T) {
-	list := os.Getenv("RAVEL_PERSISTENT")
-	if list == "" {
-		t.Skip("a measurement: set RAVEL_PERSISTENT=SYSTEM/HARNESS,... to run it")
-	}
-	for name := range strings.SplitSeq(list, ",") {
-		t.Run(name, func(t *testing.T) {
-			sys := shippedByName(t, name)
-			g, ex := exploreGraph(t, sys)
-			res, err := Run(t.Context(), sys, Options{Strategy: dpor.DPOR(dpor.History()), StateCaching: true, MaxSchedules: Unlimited})
-			if err != nil {
-				t.Fatal(err)
-			}
-			states, finals := persistentSearch(g)
-			if finals != len(g.finals) {
-				t.Errorf("the persistent-set search reached %d of the %d final states", finals, len(g.finals))
-			}
-			all := float64(ex.Stats.States)
-			t.Logf("exhaustive+caching %d states; dpor+caching %d (%.2f); persistent sets chosen on the whole graph %d (%.2f)",
-				ex.Stats.States, res.Stats.States, float64(res.Stats.States)/all, states, float64(states)/all)
-		})
-	}
+	eachConfig(t, "RAVEL_PERSISTENT", func(t *testing.T, g *stateGraph, ex, dp *Result) {
+		states, finals := persistentSearch(g)
+		if finals != len(g.finals) {
+			t.Errorf("the persistent-set search reached %d of the %d final states", finals, len(g.finals))
+		}
+		all := float64(ex.Stats.States)
+		t.Logf("exhaustive+caching %d states; dpor+caching %d (%.2f); persistent sets chosen on the whole graph %d (%.2f)",
+			ex.Stats.States, dp.Stats.States, float64(dp.Stats.States)/all, states, float64(states)/all)
+	})
 }
