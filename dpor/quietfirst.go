@@ -90,11 +90,11 @@ func StatefulDPOROldestFirst(dep Dependence) Revisiter {
 
 // Sender is a Path that can tell what an enabled event of its last node would send
 // without running it, when a step run before delivered the same event to the same actor
-// state: what a handler sends depends on nothing else. It may be wrong where that is
-// not so (a client's next request follows only an answer it takes); firstEvent uses it
-// for an order, which no answer makes unsound.
+// state with the same history: what a handler sends depends on nothing else, and a
+// client's next request on whether it takes the answer, which the history decides.
+// firstEvent uses the answer for an order only, which no answer could make unsound.
 type Sender interface {
-	// SendsTo is StepInfo.SendsTo of Enabled[k] of the last node, remembered from a step
-	// with the same receiver state and event or found by Next.
+	// SendsTo is StepInfo.SendsTo of Enabled[k] of the last node, remembered from such
+	// a step or found by Next.
 	SendsTo(k int) uint64
 }
