@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -371,7 +372,7 @@ func randomGraph(r *rand.Rand, cyclic bool) ([][]int32, [][]int32) {
 	}
 	for range r.IntN(2 * n) {
 		u, v := r.IntN(n), 1+r.IntN(n-1)
-		if (cyclic || u < v) && u != v && !hasEdge(succ[u], int32(v)) {
+		if (cyclic || u < v) && u != v && !slices.Contains(succ[u], int32(v)) {
 			succ[u] = append(succ[u], int32(v))
 		}
 	}
@@ -396,15 +397,6 @@ func randomGraph(r *rand.Rand, cyclic bool) ([][]int32, [][]int32) {
 		groups[gi] = append(groups[gi], v)
 	}
 	return succ, groups
-}
-
-func hasEdge(vs []int32, v int32) bool {
-	for _, w := range vs {
-		if w == v {
-			return true
-		}
-	}
-	return false
 }
 
 // TestMinimumStatesMatchesBruteForce checks the integer program against trying every set
