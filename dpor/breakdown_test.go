@@ -46,8 +46,8 @@ func TestStatefulBreakdown(t *testing.T) {
 		configs = strings.Split(env, ",")
 	}
 	const statelessBudget = 300_000
-	t.Logf("%-22s %9s %9s %7s %7s %9s %9s %9s | %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s", "config", "ex+c st", "dpor+c st", "again", "revisit",
-		"steps", "nosleep st", "nosleep sp", "first", "races", "pending", "lead", "path", "cycle", "sum", "sl-h st", "sl-h #S", "sl-a st", "sl-a #S")
+	t.Logf("%-22s %9s %9s %7s %7s %9s %9s %9s | %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s", "config", "ex+c st", "dpor+c st", "again", "revisit",
+		"steps", "nosleep st", "nosleep sp", "first", "woken", "races", "pending", "lead", "path", "cycle", "sum", "sl-h st", "sl-h #S", "sl-a st", "sl-a #S")
 	for _, name := range configs {
 		sys := shippedSystem(t, name)
 		_, ex := exploreCached(t, sys, dpor.Exhaustive(), explorer.Unlimited)
@@ -56,7 +56,7 @@ func TestStatefulBreakdown(t *testing.T) {
 		_, ns := exploreCached(t, sys, dpor.StatefulDPORWithoutSleep(dpor.History()), explorer.Unlimited)
 		sum := c.First + c.Races + c.RevisitPending + c.RevisitLead + c.RevisitPath + c.Cycle
 		// Every step explored is a backtrack point (some points are asleep, not explored).
-		if edges := dp.Stats.Steps; sum < edges {
+		if edges := dp.Stats.Steps - dp.Stats.Peeked; sum < edges { // steps run only to choose a first event explore nothing
 			t.Errorf("%s: %d backtrack points counted, %d steps explored", name, sum, edges)
 		}
 		stateless := func(dep dpor.Dependence) string {
@@ -68,8 +68,8 @@ func TestStatefulBreakdown(t *testing.T) {
 			}
 			return fmt.Sprintf("%9s %9s", fmt.Sprintf("%s%d", mark, len(d.seen)), fmt.Sprintf("%s%d", mark, o.schedules))
 		}
-		t.Logf("%-22s %9d %9d %7d %7d %9d %9d %9d | %7d %7d %7d %7d %7d %7d %7d | %s %s", name, ex.Stats.States, dp.Stats.States, dp.Stats.ExploredAgain, c.Revisits,
-			dp.Stats.Steps, ns.Stats.States, ns.Stats.Steps, c.First, c.Races, c.RevisitPending, c.RevisitLead, c.RevisitPath, c.Cycle, sum, stateless(dpor.History()), stateless(dpor.Actor()))
+		t.Logf("%-22s %9d %9d %7d %7d %9d %9d %9d | %7d %7d %7d %7d %7d %7d %7d %7d | %s %s", name, ex.Stats.States, dp.Stats.States, dp.Stats.ExploredAgain, c.Revisits,
+			dp.Stats.Steps, ns.Stats.States, ns.Stats.Steps, c.First, c.Woken, c.Races, c.RevisitPending, c.RevisitLead, c.RevisitPath, c.Cycle, sum, stateless(dpor.History()), stateless(dpor.Actor()))
 	}
 }
 

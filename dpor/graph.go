@@ -248,6 +248,9 @@ func (g *Graph) state(fp uint64) (int32, bool) {
 	return k, false
 }
 
+// known reports whether the state fp has been visited.
+func (g *Graph) known(fp uint64) bool { return g.ids.get(fp) >= 0 }
+
 // bytes estimates the memory the graph holds.
 func (g *Graph) bytes() int64 {
 	n := int64(len(g.states))*stateChunk*int64(unsafe.Sizeof(visitedState{})) +

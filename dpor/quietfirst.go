@@ -17,28 +17,50 @@ import "math/bits"
 // set would. The choice changes only the order: the search stays source DPOR, and its
 // races still add whatever this first event leaves out.
 
+// A quiet actor whose every event is asleep is as likely a persistent set: its events
+// were explored above, and nothing since has disturbed them. Sleep sets forbid starting
+// with one; but a smaller sleep set is always sound — the node is explored as if the
+// path had reached it with the smaller set, which covers more — so the rule may wake
+// such an event and start with it. That pays when the event leads to a state visited
+// before: the step ends at a revisit, whose races add what the node needs of its other
+// events, which are not explored unless they do. Leading to a new state, it would
+// explore again what its first exploration covered, so the rule then passes it by. The
+// state keeps the smaller sleep set it is explored under (unsleep). Waking reorders the
+// search more than the rules before it did, and it exposed a hole in a revisit's use of
+// Flanagan and Godefroid's rule, closed since (fgSafe, stateful.go).
+
 // firstEvent returns the index in top.Enabled of the event a node starts with, −1 when
-// every event is asleep: with explore (the state is to be explored from here) and no
-// fault events, the first awake event of the quiet actor with fewest enabled events
-// (the lowest-numbered among equals); otherwise, or when no actor with an awake event
-// is quiet, the first awake event.
+// every event is asleep. With explore (the state is to be explored from here) and no
+// fault events, it looks at the quiet actors, those with an enabled event that no
+// enabled event at another actor sends to, asleep or not: the one with fewest enabled
+// events (the lowest-numbered among equals) starts with its first awake event; when
+// all of its events are asleep, with its first event, woken (s.woken), if that leads to
+// a state visited before; else the node starts as with the quiet actors that have an
+// event awake. Otherwise, or when none of those is quiet, it starts with its first
+// awake event.
 func (s *stateful) firstEvent(p Path, top *Node, explore bool) int {
+	s.woken = -1
 	first := -1
-	var awake uint64 // actors with an event not asleep
+	var actors, awake uint64 // actors with an enabled event, with one not asleep
+	other := false           // an event that is not a delivery to an actor below 64
 	for e := range top.Enabled {
+		to := top.Enabled[e].To
+		if to < 0 || to >= 64 {
+			other = true
+		} else {
+			actors |= 1 << to
+		}
 		if top.Sleep.Has(e) {
 			continue
 		}
 		if first < 0 {
 			first = e
 		}
-		if to := top.Enabled[e].To; to >= 0 && to < 64 {
+		if to >= 0 && to < 64 {
 			awake |= 1 << to
-		} else {
-			return first
 		}
 	}
-	if !explore || s.oldestFirst || s.faults || bits.OnesCount64(awake) < 2 {
+	if first < 0 || !explore || s.oldestFirst || s.faults || other || bits.OnesCount64(actors) < 2 {
 		return first
 	}
 	sender, _ := p.(Sender)
@@ -46,9 +68,6 @@ func (s *stateful) firstEvent(p Path, top *Node, explore bool) int {
 	var count [64]int // enabled events by actor
 	for k := range top.Enabled {
 		to := top.Enabled[k].To
-		if to < 0 || to >= 64 {
-			return first
-		}
 		count[to]++
 		var sends uint64
 		if sender != nil {
@@ -56,20 +75,20 @@ func (s *stateful) firstEvent(p Path, top *Node, explore bool) int {
 		} else {
 			sends = p.Next(k).SendsTo
 		}
-		if loud |= sends &^ (1 << to); awake&^loud == 0 {
+		if loud |= sends &^ (1 << to); actors&^loud == 0 {
 			return first // no actor is quiet, whatever the rest send
 		}
 	}
-	quiet := awake &^ loud
-	if quiet == 0 {
-		return first
-	}
-	best := -1
-	for q := quiet; q != 0; q &= q - 1 {
-		a := bits.TrailingZeros64(q)
-		if best < 0 || count[a] < count[best] {
-			best = a
+	quiet := actors &^ loud
+	best := fewest(quiet, &count)
+	if awake&(1<<best) == 0 {
+		if e := s.wake(p, top, best); e >= 0 {
+			return e
 		}
+		if quiet &= awake; quiet == 0 {
+			return first
+		}
+		best = fewest(quiet, &count)
 	}
 	for e := range top.Enabled {
 		if !top.Sleep.Has(e) && int(top.Enabled[e].To) == best {
@@ -77,6 +96,104 @@ func (s *stateful) firstEvent(p Path, top *Node, explore bool) int {
 		}
 	}
 	return first
+}
+
+// fewest returns the actor of the non-empty set that has fewest enabled events, the
+// lowest-numbered among equals.
+func fewest(actors uint64, count *[64]int) int {
+	best := -1
+	for q := actors; q != 0; q &= q - 1 {
+		if a := bits.TrailingZeros64(q); best < 0 || count[a] < count[best] {
+			best = a
+		}
+	}
+	return best
+}
+
+// wake returns the first event of actor a at top, every one of which is asleep, woken —
+// taken out of top.Sleep and recorded in s.woken — when it leads to a state visited
+// before; else −1.
+func (s *stateful) wake(p Path, top *Node, a int) int {
+	la, ok := p.(Lookahead)
+	if !ok || s.noWake {
+		return -1
+	}
+	for e := range top.Enabled {
+		if int(top.Enabled[e].To) != a {
+			continue
+		}
+		if fp, ok := la.NextFingerprint(e); !ok || (!s.wakeAlways && !s.g.known(fp)) {
+			return -1
+		}
+		top.Sleep.Remove(e)
+		s.woken = e
+		if s.counts != nil {
+			s.counts.Woken++
+		}
+		return e
+	}
+	return -1
+}
+
+// Lookahead is a Path that can tell which state an enabled event of its last node leads
+// to. firstEvent asks it about an event it may wake; the answer decides an order only.
+type Lookahead interface {
+	// NextFingerprint returns the fingerprint of the state Enabled[k] of the last node
+	// leads to, as StatePath.Fingerprint will give it there, running the step if it has
+	// not been (the engine keeps it for when the event is explored); ok is false when
+	// the step fails.
+	NextFingerprint(k int) (fp uint64, ok bool)
+}
+
+// unsleep takes the event woken at the top node (depth n, state k of the graph) out of
+// the sleep set the state keeps: it is explored under the smaller set.
+func (s *stateful) unsleep(nodes []Node, n int, k int32) {
+	id := nodes[n].Enabled[s.woken].ID
+	step := int32(-1)
+	if s.memo {
+		for _, e := range s.slpAt[n] {
+			if e.id == id {
+				step = e.step
+			}
+		}
+	} else {
+		for i := range nodes[n].SleepInfo {
+			if nodes[n].SleepInfo[i].Event.ID == id {
+				step = s.g.intern(&nodes[n].SleepInfo[i])
+			}
+		}
+	}
+	st := s.g.st(k)
+	if step < 0 {
+		return
+	}
+	if st.slp&slpIndexed == 0 {
+		st.slp &^= 1 << step
+		return
+	}
+	s.meetBuf = s.meetBuf[:0]
+	for _, v := range s.g.keptSteps(st.slp, &s.bufA) {
+		if v != step {
+			s.meetBuf = append(s.meetBuf, v)
+		}
+	}
+	st.slp = s.g.keepSteps(s.meetBuf)
+}
+
+// StatefulDPORWithoutWaking is StatefulDPOR that never wakes a quiet actor's sleeping
+// event, as before the rule (for measurements and tests).
+func StatefulDPORWithoutWaking(dep Dependence) Revisiter {
+	s := StatefulDPOR(dep).(*stateful)
+	s.noWake = true
+	return s
+}
+
+// StatefulDPORWakingAlways is StatefulDPOR that wakes a quiet actor's sleeping event
+// whatever state it leads to (for tests: waking must never lose what the search finds).
+func StatefulDPORWakingAlways(dep Dependence) Revisiter {
+	s := StatefulDPOR(dep).(*stateful)
+	s.wakeAlways = true
+	return s
 }
 
 // StatefulDPOROldestFirst is StatefulDPOR starting every node with its first event not

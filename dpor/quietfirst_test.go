@@ -1,6 +1,7 @@
 package dpor
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ravelmc/ravel/model"
@@ -12,6 +13,12 @@ type sendsPath struct {
 	nodes []Node
 	sends []uint64
 	asked int
+	fails []int // events whose step fails (Lookahead)
+}
+
+// NextFingerprint makes event k lead to the state of fingerprint k+1.
+func (p *sendsPath) NextFingerprint(k int) (uint64, bool) {
+	return uint64(k + 1), !slices.Contains(p.fails, k)
 }
 
 func (p *sendsPath) Nodes() []Node { return p.nodes }
@@ -45,28 +52,50 @@ func TestFirstEventIsAQuietActors(t *testing.T) {
 		asleep  []int
 		explore bool
 		want    int
-		asks    bool // whether the rule had to look at what events send
+		asks    bool  // whether the rule had to look at what events send
+		visited []int // events that lead to a state visited before
+		fails   []int
+		woken   bool // want the event woken
 	}{
-		{"one actor: the first event, nothing run", to(1, 1), []uint64{bit(0), bit(2)}, nil, true, 0, false},
-		{"actor 0 is sent to, actor 1 is quiet", to(0, 1), []uint64{0, bit(0)}, nil, true, 1, true},
-		{"both quiet: fewest enabled first", to(0, 0, 1), []uint64{0, 0, 0}, nil, true, 2, true},
-		{"both quiet, as many: the lower actor", to(1, 0), []uint64{0, 0}, nil, true, 1, true},
-		{"a send to oneself does not count", to(0, 0, 1), []uint64{0, 0, bit(1)}, nil, true, 2, true},
-		{"none quiet: the first awake", to(0, 1), []uint64{bit(1), bit(0)}, nil, true, 0, true},
-		{"the quiet actor's first awake event", to(0, 1, 1), []uint64{bit(2), bit(0), 0}, []int{1}, true, 2, true},
-		{"an asleep actor is not chosen", to(0, 1, 1, 2, 2), []uint64{0, 0, 0, 0, 0}, []int{0}, true, 1, true},
-		{"every event asleep", to(0, 1), []uint64{0, 0}, []int{0, 1}, true, -1, false},
-		{"a state not explored: the first awake, nothing run", to(0, 1), []uint64{0, bit(0)}, nil, false, 0, false},
+		{"one actor: the first event, nothing run", to(1, 1), []uint64{bit(0), bit(2)}, nil, true, 0, false, nil, nil, false},
+		{"actor 0 is sent to, actor 1 is quiet", to(0, 1), []uint64{0, bit(0)}, nil, true, 1, true, nil, nil, false},
+		{"both quiet: fewest enabled first", to(0, 0, 1), []uint64{0, 0, 0}, nil, true, 2, true, nil, nil, false},
+		{"both quiet, as many: the lower actor", to(1, 0), []uint64{0, 0}, nil, true, 1, true, nil, nil, false},
+		{"a send to oneself does not count", to(0, 0, 1), []uint64{0, 0, bit(1)}, nil, true, 2, true, nil, nil, false},
+		{"none quiet: the first awake", to(0, 1), []uint64{bit(1), bit(0)}, nil, true, 0, true, nil, nil, false},
+		{"the quiet actor's first awake event", to(0, 1, 1), []uint64{bit(2), bit(0), 0}, []int{1}, true, 2, true, nil, nil, false},
+		{"an asleep actor is not chosen", to(0, 1, 1, 2, 2), []uint64{0, 0, 0, 0, 0}, []int{0}, true, 1, true, nil, nil, false},
+		{"every event asleep", to(0, 1), []uint64{0, 0}, []int{0, 1}, true, -1, false, nil, nil, false},
+		{"a state not explored: the first awake, nothing run", to(0, 1), []uint64{0, bit(0)}, nil, false, 0, false, nil, nil, false},
+		{"the asleep quiet actor's event leads to a visited state: woken", to(0, 1, 1), []uint64{0, 0, 0}, []int{0}, true, 0, true, []int{0}, nil, true},
+		{"its first event, woken", to(0, 0, 1, 1, 1), []uint64{0, 0, 0, 0, 0}, []int{0, 1}, true, 0, true, []int{0, 1}, nil, true},
+		{"only its first event is looked at", to(0, 0, 1, 1, 1), []uint64{0, 0, 0, 0, 0}, []int{0, 1}, true, 2, true, []int{1}, nil, false},
+		{"it leads to a new state: the quiet actor awake", to(0, 1, 1), []uint64{0, 0, 0}, []int{0}, true, 1, true, nil, nil, false},
+		{"its step fails: the quiet actor awake", to(0, 1, 1), []uint64{0, 0, 0}, []int{0}, true, 1, true, []int{0}, []int{0}, false},
+		{"an asleep actor that is sent to is not woken", to(0, 1, 1), []uint64{0, bit(0), 0}, []int{0}, true, 1, true, []int{0}, nil, false},
+		{"one actor awake, the other quiet and asleep", to(0, 1), []uint64{0, 0}, []int{0}, true, 0, true, []int{0}, nil, true},
+		{"asleep, not quiet, and no awake actor quiet: the first awake", to(0, 1), []uint64{bit(1), bit(0)}, []int{0}, true, 1, true, []int{0}, nil, false},
+		{"a state not explored: none woken", to(0, 1, 1), []uint64{0, 0, 0}, []int{0}, false, 1, false, []int{0}, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := Node{Enabled: tc.enabled}
 			for _, e := range tc.asleep {
 				n.Sleep.Add(e)
 			}
-			p := &sendsPath{nodes: []Node{n}, sends: tc.sends}
+			p := &sendsPath{nodes: []Node{n}, sends: tc.sends, fails: tc.fails}
 			s := StatefulDPOR(History()).(*stateful)
-			if got := s.firstEvent(p, &p.nodes[0], tc.explore); got != tc.want {
+			for _, e := range tc.visited {
+				s.g.state(uint64(e + 1))
+			}
+			got := s.firstEvent(p, &p.nodes[0], tc.explore)
+			if got != tc.want {
 				t.Errorf("first event %d, want %d", got, tc.want)
+			}
+			if woken := s.woken >= 0; woken != tc.woken || woken && s.woken != got {
+				t.Errorf("woke event %d, want woken %v", s.woken, tc.woken)
+			}
+			if got >= 0 && p.nodes[0].Sleep.Has(got) {
+				t.Errorf("first event %d is still asleep", got)
 			}
 			if got := p.asked > 0; got != tc.asks {
 				t.Errorf("asked what %d events send, want asked %v", p.asked, tc.asks)
@@ -79,8 +108,37 @@ func TestFirstEventIsAQuietActors(t *testing.T) {
 					break
 				}
 			}
+			p.nodes[0] = n // as it was before the rule woke an event
 			if got := old.firstEvent(p, &p.nodes[0], tc.explore); got != first {
 				t.Errorf("oldest first: %d, want %d", got, first)
+			}
+		})
+	}
+}
+
+// TestWakingAlwaysAndNever checks the variants the oracles run: a quiet actor's sleeping
+// event woken whatever state it leads to, and never.
+func TestWakingAlwaysAndNever(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		s     Revisiter
+		want  int
+		woken bool
+	}{
+		{"always", StatefulDPORWakingAlways(History()), 0, true},
+		{"never", StatefulDPORWithoutWaking(History()), 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := Node{Enabled: []Event{{ID: 1, Kind: Message, To: 0}, {ID: 2, Kind: Message, To: 1}, {ID: 3, Kind: Message, To: 1}}}
+			n.Sleep.Add(0)
+			p := &sendsPath{nodes: []Node{n}, sends: []uint64{0, 0, 0}}
+			s := tc.s.(*stateful)
+			s.g.state(1) // event 0 leads to a visited state: only "never" passes it by
+			if tc.name == "always" {
+				s.g = NewGraph() // and now to a new one
+			}
+			if got := s.firstEvent(p, &p.nodes[0], true); got != tc.want || (s.woken >= 0) != tc.woken {
+				t.Errorf("first event %d, woken %d; want %d, woken %v", got, s.woken, tc.want, tc.woken)
 			}
 		})
 	}

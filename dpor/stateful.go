@@ -28,10 +28,13 @@ import (
 //     message was sent before i, so it is pending before i and at s, and it depends on no
 //     step after i: every event pending before i and at s whose content a reachable step
 //     independent of the steps after i has is added — unless every racing step was itself
-//     pending before i, when Flanagan and Godefroid's rule adds the racing steps instead.
-//     That rule is the one not covered by the source-set argument (under the history
-//     relation a step of v that does not happen after i may still happen before t); the
-//     oracle tests vouch for it, as they did for the first version, which used it too.
+//     pending before i, when Flanagan and Godefroid's rule adds the racing steps instead,
+//     provided no reachable step that could come before a racing step without happening
+//     after i depends on one (fgSafe): then the first racing step of every continuation
+//     is an initial. Without that proviso the rule is not covered by the source-set
+//     argument (a step of v that does not happen after i may happen before t), and the
+//     oracle tests, which had vouched for it, found it losing final states once sleeping
+//     events were woken (quietfirst.go).
 //     (A finer rule that took the candidates edge by edge from s was withdrawn when it
 //     lost histories on random cyclic system 58 of internal/randsys; the cause was the
 //     fingerprint's blindness to FIFO order, since fixed. Ported back it saved 5–6% of
@@ -149,6 +152,7 @@ type stateful struct {
 	racedSet    Set
 	lastDep     []int32 // by class: the last step of the path it depends on (findRaces)
 	fg          Set     // a revisit's choice for one step by Flanagan and Godefroid's rule
+	fgDeps      Bits    // the classes dependent on a class racing with that step (fgSafe)
 
 	slpBuf              []int32 // sleep's result
 	meetBuf, bufA, bufB []int32 // keptIn's and keptMeet's scratch
@@ -162,6 +166,9 @@ type stateful struct {
 	cs          Commuter
 	staticSleep bool                  // sleep sets by the relation alone (StatefulDPORStaticSleep)
 	oldestFirst bool                  // nodes start with their oldest event (StatefulDPOROldestFirst)
+	noWake      bool                  // no sleeping event is woken (StatefulDPORWithoutWaking)
+	wakeAlways  bool                  // whatever state it leads to (StatefulDPORWakingAlways)
+	woken       int                   // the event firstEvent woke at the top node, or −1
 	csTries     map[[2]int32][2]int32 // by class pair: meetings asked about, and how many commuted
 	faults      bool                  // the system has fault events (statefulfaults.go)
 	// fullTo[d]: with faults, every node of the path up to depth d was expanded fully
@@ -182,6 +189,7 @@ type StatefulCounts struct {
 	// RevisitLead: it was not, and an event that could lead to it was added;
 	// RevisitPath: a first step of the path's part of notdep(i).
 	RevisitPending, RevisitLead, RevisitPath int64
+	Woken                                    int64 // first events woken from the sleep set (among First)
 	Cycle                                    int64 // the cycle proviso's full expansion
 	Faults                                   int64 // the full expansion of nodes where a fault is enabled
 }
@@ -290,6 +298,9 @@ func (s *stateful) Arrive(p Path) {
 		// Source DPOR starts a node with one event not asleep: a quiet actor's when the
 		// state is to be explored (quietfirst.go), else the first.
 		if e := s.firstEvent(p, top, !seen); e >= 0 {
+			if s.woken >= 0 {
+				s.unsleep(nodes, n, k)
+			}
 			top.Backtrack.Add(e)
 			if s.counts != nil {
 				s.counts.First++
@@ -415,8 +426,8 @@ func (s *stateful) Revisit(p Path) {
 		// state; it depends on no step after i (else it would happen after i); and it
 		// is the racing step or depends on step i neither.
 		// Flanagan and Godefroid's rule when every racing step was pending before step
-		// i: those steps. Otherwise, with them, every event that could be the first step
-		// of v not after i.
+		// i and nothing could come before them (fgSafe): those steps. Otherwise, with
+		// them, every event that could be the first step of v not after i.
 		s.fg.Clear()
 		all := s.racersEnabled(pre, &s.fg)
 		pre.Backtrack.Union(&s.fg)
@@ -425,7 +436,7 @@ func (s *stateful) Revisit(p Path) {
 			c.RevisitPending += b2 - b
 			b = b2
 		}
-		if all {
+		if all && s.fgSafe(i) {
 			continue
 		}
 		for k := range pre.Enabled {
@@ -606,4 +617,42 @@ func pendingContent(nd *Node, content uint64) bool {
 		}
 	}
 	return false
+}
+
+// fgSafe reports whether Flanagan and Godefroid's rule is sound for the races of step i
+// at a revisit: whether no reachable step that could come before a racing step in a
+// continuation without happening after i — one that depends on no step of the path after
+// i and races with i not itself — depends on a racing step. Then, in every continuation,
+// the first racing step that does not happen after i has nothing before it that it
+// depends on but steps that happen after i, and is an initial of notdep(i)·v·t: one the
+// rule adds, since every racing step was pending before i. Otherwise such a step may
+// have to come first, and the rule would miss it (a quiet actor's woken event exposes
+// that: quietfirst.go).
+func (s *stateful) fgSafe(i int) bool {
+	if !s.memo {
+		for _, c := range s.classes {
+			if !s.cand[c].Has(i) {
+				continue
+			}
+			for _, o := range s.classes {
+				if !s.cand[o].Has(i) && int(s.lastDep[o]) <= i && s.dep.Dependent(&s.g.classInfo[c], &s.g.classInfo[o]) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	rows := s.g.depRows(s.dep)
+	s.fgDeps.Clear()
+	for _, c := range s.classes {
+		if s.cand[c].Has(i) {
+			s.fgDeps.Or(rows[c])
+		}
+	}
+	for _, o := range s.classes {
+		if !s.cand[o].Has(i) && int(s.lastDep[o]) <= i && s.fgDeps.Has(int(o)) {
+			return false
+		}
+	}
+	return true
 }

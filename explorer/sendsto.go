@@ -47,3 +47,14 @@ func hookSends(sends uint64) uint64 {
 	}
 	return sends
 }
+
+// NextFingerprint implements dpor.Lookahead: the fingerprint of the state delivering
+// event k of the top node leads to, found by running it (peek, kept for when the search
+// explores it).
+func (e *engine) NextFingerprint(k int) (uint64, bool) {
+	p := e.peek(k, true)
+	if p.next == nil || p.fail != nil {
+		return 0, false
+	}
+	return p.next.fingerprint(), true
+}

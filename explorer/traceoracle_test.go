@@ -225,6 +225,10 @@ func shuffled(seed uint64) func([]dpor.Event, []int) {
 // with caching, that dpor with caching reaches exactly its final states, and that at
 // least atLeast of them were small enough. With order, the i-th system's searches run
 // with order(i) as the enabledHook.
+// finalsStrategy is the strategy compareFinalStates runs with state caching: stateful
+// DPOR, unless a test sets a variant of it.
+var finalsStrategy = func() dpor.Strategy { return dpor.DPOR(dpor.History()) }
+
 func compareFinalStates(t *testing.T, all []oracleSystem, order func(i int) func([]dpor.Event, []int), atLeast int) {
 	t.Helper()
 	compared, finals := 0, 0
@@ -244,7 +248,7 @@ func compareFinalStates(t *testing.T, all []oracleSystem, order func(i int) func
 			if !exr.Complete {
 				t.Skipf("exhaustive search with caching: %d states, %d schedules, not complete: too large to compare", exr.Stats.States, exr.Stats.Schedules)
 			}
-			dp, dpr := finalStates(t, s.sys, dpor.DPOR(dpor.History()), Unlimited)
+			dp, dpr := finalStates(t, s.sys, finalsStrategy(), Unlimited)
 			if !dpr.Complete {
 				t.Fatalf("dpor+caching did not complete")
 			}
