@@ -50,16 +50,7 @@ func TestStatefulDPORStartsWithAQuietActor(t *testing.T) {
 		{"microbench/bug1-L3", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sys := shippedByName(t, tc.name)
-			opts := Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: Unlimited}
-			want, ex := canonicalOf(t, sys, opts)
-			opts.Strategy = dpor.DPOR(dpor.History())
-			got, quiet := canonicalOf(t, sys, opts)
-			opts.Strategy = dpor.StatefulDPOROldestFirst(dpor.History())
-			gotOld, oldest := canonicalOf(t, sys, opts)
-			if !slices.Equal(got, want) || !slices.Equal(gotOld, want) {
-				t.Fatalf("canonical histories: quiet actor first %d, oldest first %d, exhaustive search %d", len(got), len(gotOld), len(want))
-			}
+			ex, quiet, oldest := againstVariant(t, tc.name, dpor.StatefulDPOROldestFirst(dpor.History()))
 			if quiet.Stats.States >= oldest.Stats.States {
 				t.Errorf("quiet actor first: %d states; oldest first: %d", quiet.Stats.States, oldest.Stats.States)
 			}
@@ -76,19 +67,28 @@ func TestStatefulDPORStartsWithAQuietActor(t *testing.T) {
 func TestStatefulDPORWakesAQuietActor(t *testing.T) {
 	for _, name := range []string{"leader/1rw", "leader-buggy/1rw", "abd/1w1r", "paxos/2r1w", "abd-buggy/1w2r-seq"} {
 		t.Run(name, func(t *testing.T) {
-			sys := shippedByName(t, name)
-			opts := Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: Unlimited}
-			want, _ := canonicalOf(t, sys, opts)
-			opts.Strategy = dpor.DPOR(dpor.History())
-			got, woken := canonicalOf(t, sys, opts)
-			opts.Strategy = dpor.StatefulDPORWithoutWaking(dpor.History())
-			gotNot, not := canonicalOf(t, sys, opts)
-			if !slices.Equal(got, want) || !slices.Equal(gotNot, want) {
-				t.Fatalf("canonical histories: waking %d, not waking %d, exhaustive search %d", len(got), len(gotNot), len(want))
-			}
+			_, woken, not := againstVariant(t, name, dpor.StatefulDPORWithoutWaking(dpor.History()))
 			if woken.Stats.States >= not.Stats.States {
 				t.Errorf("waking: %d states; not waking: %d", woken.Stats.States, not.Stats.States)
 			}
 		})
 	}
+}
+
+// againstVariant runs the shipped configuration "system/harness" with state caching
+// under exhaustive search, stateful DPOR and variant, a variant of it, and fails unless
+// all three find the same canonical histories.
+func againstVariant(t *testing.T, name string, variant dpor.Strategy) (ex, dp, v *Result) {
+	t.Helper()
+	sys := shippedByName(t, name)
+	opts := Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: Unlimited}
+	want, ex := canonicalOf(t, sys, opts)
+	opts.Strategy = dpor.DPOR(dpor.History())
+	got, dp := canonicalOf(t, sys, opts)
+	opts.Strategy = variant
+	gotV, v := canonicalOf(t, sys, opts)
+	if !slices.Equal(got, want) || !slices.Equal(gotV, want) {
+		t.Fatalf("canonical histories: stateful DPOR %d, the variant %d, exhaustive search %d", len(got), len(gotV), len(want))
+	}
+	return ex, dp, v
 }
