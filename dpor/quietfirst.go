@@ -136,7 +136,8 @@ func (s *stateful) wake(p Path, top *Node, a int) int {
 }
 
 // Lookahead is a Path that can tell which state an enabled event of its last node leads
-// to. firstEvent asks it about an event it may wake; the answer decides an order only.
+// to. firstEvent asks it about an event it may wake; the answer decides what is explored
+// first and whether a sleeping event is explored again, never what the search finds.
 type Lookahead interface {
 	// NextFingerprint returns the fingerprint of the state Enabled[k] of the last node
 	// leads to, as StatePath.Fingerprint will give it there, running the step if it has
