@@ -69,7 +69,7 @@ type engine struct {
 	// stateful DPOR.
 	memo *stepMemo
 	// sends remembers what deliveries sent, by receiver state and event (sendsto.go).
-	sends []sendsEntry
+	sends slotCache[uint64]
 }
 
 type peek struct {
@@ -108,6 +108,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		opts:     opts,
 		strat:    opts.Strategy,
 		checker:  newChecker(x),
+		sends:    newSlotCache[uint64](sendsSlots),
 		maxS:     opts.maxSchedules(),
 		maxDepth: opts.maxDepth(),
 		start:    time.Now(),
@@ -124,7 +125,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			return nil, err
 		}
 		if _, ok := e.strat.(dpor.Revisiter); ok {
-			e.memo = &stepMemo{} // for CommutesAt, from the first step
+			e.memo = newStepMemo() // for CommutesAt, from the first step
 		}
 	}
 	if opts.Checkpoint.Dir != "" {

@@ -2,20 +2,17 @@ package explorer
 
 import "github.com/ravelmc/ravel/model"
 
-// sendsSlots is the size of the table of what deliveries sent (SendsTo): 16,384 entries
-// of 16 bytes. A state's few enabled events look it up once each, when stateful DPOR
-// picks the event a new state starts with.
+// sendsSlots is the most slots of the table of what deliveries sent (SendsTo): 16,384
+// entries of 16 bytes. A state's few enabled events look it up once each, when stateful
+// DPOR picks the event a new state starts with.
 const sendsSlots = 1 << 14
-
-// sendsEntry is what a delivery of one event to one actor state sent; key 0 is empty.
-type sendsEntry struct{ key, sends uint64 }
 
 // SendsTo implements dpor.Sender: what delivering event k of the top node sends, looked
 // up by the receiver's state, the event's content and the history, else found by running
-// it (peek, whose result the search keeps for when it explores the event). Slots are
-// overwritten on collision: a miss costs a step, never an answer, so the answers and the
-// search's choices do not depend on what the table holds (a search resumed from a
-// checkpoint, with the table empty, makes the same).
+// it (peek, whose result the search keeps for when it explores the event). The table is
+// a slotCache: a miss costs a step, never an answer, so the answers and the search's
+// choices do not depend on what it holds (a search resumed from a checkpoint, with the
+// table empty, makes the same).
 func (e *engine) SendsTo(k int) uint64 {
 	d := len(e.states) - 1
 	ev := &e.nodes[d].Enabled[k]
@@ -25,16 +22,12 @@ func (e *engine) SendsTo(k int) uint64 {
 	}
 	// What a handler sends depends on its actor's state and the event; a client's next
 	// request, on whether it takes the answer, which the history decides.
-	key := model.Mix64(s.ahash[ev.To]^model.Mix64(ev.Content)^model.Mix64(s.chrono+0x5e4d5)) | 1
-	if e.sends == nil {
-		e.sends = make([]sendsEntry, sendsSlots)
-	}
-	slot := &e.sends[key&(sendsSlots-1)]
-	if slot.key == key {
-		return hookSends(slot.sends)
+	key := model.Mix64(s.ahash[ev.To]^model.Mix64(ev.Content)^model.Mix64(s.chrono+0x5e4d5))
+	if sends, ok := e.sends.get(key); ok {
+		return hookSends(sends)
 	}
 	sends := e.peek(k, true).info.SendsTo
-	*slot = sendsEntry{key, sends}
+	e.sends.put(key, sends)
 	return hookSends(sends)
 }
 

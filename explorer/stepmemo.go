@@ -27,33 +27,21 @@ type stepOut struct {
 	scope  memoScope // what decided the step's effects beyond the receiver's state (runOne)
 }
 
-// stepMemoSlots is the number of the step memo's slots (128 KiB, which the caches hold).
+// stepMemoSlots is the most slots of the step memo (128 KiB, which the caches hold).
 const stepMemoSlots = 1 << 12
 
-// stepMemo is a direct-mapped cache of stepOut by stepKey: a step takes the slot of its
-// key, in place of whatever was there. The steps a check asks about were mostly taken
-// a little earlier in the same subtree, and a table of every step, which held them
-// all, cost a cache miss a step: more than the runs it saved (register 2r2w: 1.10x
-// stateful DPOR's CPU).
+// stepMemo is a bounded cache of stepOut by stepKey (a slotCache): a step whose bucket
+// is full takes the slot of another. The steps a check asks about were mostly taken a
+// little earlier in the same subtree, and a table of every step, which held them all,
+// cost a cache miss a step: more than the runs it saved (register 2r2w: 1.10x stateful
+// DPOR's CPU).
 type stepMemo struct {
-	slots  [stepMemoSlots]stepSlot
+	slotCache[stepOut]
 	checks int64 // the checks that ran or recalled their steps
 }
 
-type stepSlot struct {
-	key uint64 // 0: empty
-	out stepOut
-}
-
-// get returns the step kept under key.
-func (m *stepMemo) get(key uint64) (stepOut, bool) {
-	s := &m.slots[key&(stepMemoSlots-1)]
-	return s.out, s.key == key && key != 0
-}
-
-// put keeps o under key.
-func (m *stepMemo) put(key uint64, o stepOut) {
-	m.slots[key&(stepMemoSlots-1)] = stepSlot{key, o}
+func newStepMemo() *stepMemo {
+	return &stepMemo{slotCache: newSlotCache[stepOut](stepMemoSlots)}
 }
 
 // noStepMemo turns the step memo off: for the test that it changes nothing.
