@@ -22,7 +22,7 @@ func (e *engine) SendsTo(k int) uint64 {
 	}
 	// What a handler sends depends on its actor's state and the event; a client's next
 	// request, on whether it takes the answer, which the history decides.
-	key := model.Mix64(s.ahash[ev.To]^model.Mix64(ev.Content)^model.Mix64(s.chrono+0x5e4d5))
+	key := model.Mix64(s.ahash[ev.To] ^ model.Mix64(ev.Content) ^ model.Mix64(s.chrono+0x5e4d5))
 	if sends, ok := e.sends.get(key); ok {
 		return hookSends(sends)
 	}
