@@ -56,6 +56,9 @@ type checkpointRecord struct {
 	Canon    []canonRecord
 	Chrono   []chronoRecord
 	First    *violationRecord
+	// Habits are what deliveries have always sent (sendsto.go): the search's choices
+	// depend on them.
+	Habits map[uint64]sendsHabit
 	// StrategyLen is the length of a dpor.Resumable strategy's own state (SaveState),
 	// saved when the search goes on: it follows the record's encoding in the
 	// checkpoint, rather than being a field of it, which would copy it once more.
@@ -248,6 +251,7 @@ func (e *engine) record(done, complete bool) *checkpointRecord {
 		Stats:    e.stats,
 		Done:     done,
 		Complete: complete,
+		Habits:   e.habits,
 	}
 	if !done {
 		for d := range e.nodes {
@@ -325,6 +329,9 @@ func (e *engine) restore() (more bool, err error) {
 	e.stats = rec.Stats
 	e.stats.Interrupted = false // this run goes on from there
 	e.start = time.Now().Add(-rec.Elapsed)
+	if rec.Habits != nil { // gob leaves out an empty map
+		e.habits = rec.Habits
+	}
 	if err := e.restoreChecker(rec); err != nil {
 		return false, err
 	}

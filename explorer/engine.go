@@ -70,6 +70,9 @@ type engine struct {
 	memo *stepMemo
 	// sends remembers what deliveries sent, by receiver state and event (sendsto.go).
 	sends slotCache[uint64]
+	// habits are what deliveries have always sent, by receiver and content (sendsto.go),
+	// for stateful DPOR's SendsTo; nil for other searches.
+	habits map[uint64]sendsHabit
 }
 
 type peek struct {
@@ -126,6 +129,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		}
 		if _, ok := e.strat.(dpor.Revisiter); ok {
 			e.memo = newStepMemo() // for CommutesAt, from the first step
+			e.habits = map[uint64]sendsHabit{}
 		}
 	}
 	if opts.Checkpoint.Dir != "" {
@@ -388,6 +392,9 @@ func (e *engine) take(d, i int) (*state, *failure) {
 	}
 	if e.needs.Clocks {
 		info.Clock = e.clock(d, &node.Enabled[i])
+	}
+	if fail == nil && next != nil && e.idx[d][i] >= 0 {
+		e.learnSends(habitKey(&info.Event), info.SendsTo)
 	}
 	node.Tried = append(node.Tried, info)
 	return next, fail
