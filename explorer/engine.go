@@ -393,7 +393,7 @@ func (e *engine) take(d, i int) (*state, *failure) {
 	if e.needs.Clocks {
 		info.Clock = e.clock(d, &node.Enabled[i])
 	}
-	if fail == nil && next != nil && e.idx[d][i] >= 0 {
+	if e.habits != nil && fail == nil && next != nil && e.idx[d][i] >= 0 {
 		e.learnSends(habitKey(&info.Event), info.SendsTo)
 	}
 	node.Tried = append(node.Tried, info)

@@ -76,6 +76,8 @@ func habitKey(ev *dpor.Event) uint64 {
 
 // learnSends adds to the habits, if the search keeps them, that a delivery of habit key
 // k sent sends.
+//
+//go:noinline
 func (e *engine) learnSends(k, sends uint64) {
 	if e.habits == nil {
 		return
