@@ -27,7 +27,8 @@ func (e *engine) SendsTo(k int) uint64 {
 	// What a handler sends depends on its actor's state and the event; a client's next
 	// request, on whether it takes the answer, which the history decides.
 	hk := habitKey(ev)
-	if h, ok := e.habits[hk]; ok && h.trusted() {
+	h, known := e.habits[hk]
+	if known && h.trusted() {
 		return hookSends(h.Sends)
 	}
 	key := model.Mix64(s.ahash[ev.To] ^ model.Mix64(ev.Content) ^ model.Mix64(s.chrono+0x5e4d5))
@@ -36,7 +37,9 @@ func (e *engine) SendsTo(k int) uint64 {
 		sends = e.peek(k, true).info.SendsTo
 		e.sends.put(key, sends)
 	}
-	e.learnSends(hk, sends)
+	if h, changed := h.after(sends, known); changed && e.habits != nil {
+		e.habits[hk] = h
+	}
 	return hookSends(sends)
 }
 
@@ -82,20 +85,28 @@ func (e *engine) learnSends(k, sends uint64) {
 	if e.habits == nil {
 		return
 	}
-	h, ok := e.habits[k]
+	h, known := e.habits[k]
+	if h, changed := h.after(sends, known); changed {
+		e.habits[k] = h
+	}
+}
+
+// after returns the habit h (known: one was kept) once a delivery sent sends, and
+// whether that changed it.
+func (h sendsHabit) after(sends uint64, known bool) (sendsHabit, bool) {
 	switch {
-	case !ok:
-		h = sendsHabit{Sends: sends, N: 1}
+	case !known:
+		return sendsHabit{Sends: sends, N: 1}, true
 	case h.Varies:
-		return
+		return h, false
 	case h.Sends != sends:
 		h.Varies = true
 	case h.N >= habitTrusted:
-		return
+		return h, false
 	default:
 		h.N++
 	}
-	e.habits[k] = h
+	return h, true
 }
 
 // sendsHook, when set (by tests), replaces what SendsTo answers.
