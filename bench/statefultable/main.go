@@ -1,0 +1,105 @@
+// Command statefultable measures docs/strategies.md's table of stateful DPOR against
+// exhaustive search with state caching (issue 13): for each shipped configuration, the
+// states, schedules and CPU of `exhaustive` with caching (ex+c), of stateless `dpor`,
+// and of `dpor` with caching (dpor+c), with dpor+c's ratios to ex+c. It runs a built
+// `ravel` as separate processes, as a user runs it, so a run's CPU includes the
+// process's start-up and the linearizability check:
+//
+//	go build -o /tmp/ravel ./cmd/ravel
+//	go run ./bench/statefultable -ravel /tmp/ravel > table.md
+//
+// CPU is user + system time of the finished process, from the operating system. ex+c
+// and dpor+c run in turn, dpor+c first, -n times each after one warm-up of each; the
+// table gives the median of each and the median of the pairs' ratios, since pairing
+// keeps a ratio meaningful while a shared machine's speed drifts. Stateless dpor runs
+// once, interrupted (SIGINT, which makes ravel report what it has done) after
+// -stateless-limit. The counts of a configuration must be the same on every run, and
+// dpor+c must complete with no cut schedule and find ex+c's canonical histories and
+// violations (stateless dpor too, where it completes); a row that breaks any of these
+// is marked and the command exits 1.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// shipped are the configurations of the table: every shipped system and harness that
+// exhaustive search with caching completes in a few seconds.
+const shipped = "register/2r1w,register/2r2w,register-buggy/2r1w,register-buggy/2r2w," +
+	"adr/2r1w,adr/2r2w,adr-buggy/2r1w,adr-buggy/2r2w,chord/2r1w,chord/2r2w,chord-fixed/2r1w,chord-fixed/2r2w," +
+	"paxos/2r1w,paxos/2r2w,paxos-buggy/2r1w,paxos-buggy/2r2w,gossip/writes,gossip/rw," +
+	"abd/1w1r,abd/1w2r-seq,abd/1w2r,abd-buggy/1w1r,abd-buggy/1w2r-seq,abd-buggy/1w2r," +
+	"leader/1rw,leader/1w1r,leader-buggy/1rw,leader-buggy/1w1r," +
+	"register-volatile/1r1w,register-volatile/2r1w,register-idempotent/1r1w,register-idempotent/2r1w," +
+	"microbench/bug1-L1,microbench/bug1-L2,microbench/bug1-L3,microbench/bug2-L2,microbench/bug2-L3,microbench/bug2-L4"
+
+// large are the configurations -large adds: exhaustive search with caching takes
+// seconds (abd-buggy 2w2r) to minutes (the 2r2w registers) a run.
+const large = "abd-buggy/2w2r,register-volatile/2r2w,register-idempotent/2r2w"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the command with its arguments and streams; it returns the exit code: 0 when
+// every row holds, 1 when one does not, 2 on bad usage or a run that fails.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("statefultable", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	ravel := fs.String("ravel", "", "the ravel binary to measure (go build -o /tmp/ravel ./cmd/ravel); required")
+	n := fs.Int("n", 5, "the pairs of ex+c and dpor+c runs measured for each configuration, after one warm-up each")
+	configs := fs.String("configs", shipped, "comma-separated SYSTEM/HARNESS configurations")
+	withLarge := fs.Bool("large", false, "add "+large+" (minutes of CPU)")
+	limit := fs.Duration("stateless-limit", time.Minute, "interrupt stateless dpor after this long (0: do not run it)")
+	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *ravel == "" || fs.NArg() > 0 || *n < 1 {
+		fmt.Fprintln(stderr, "statefultable: want -ravel PATH, -n of at least 1 and no other arguments")
+		fs.Usage()
+		return 2
+	}
+	list := strings.Split(*configs, ",")
+	if *withLarge {
+		list = append(list, strings.Split(large, ",")...)
+	}
+	var cfgs []config
+	for _, c := range list {
+		sys, harness, ok := strings.Cut(strings.TrimSpace(c), "/")
+		if !ok || sys == "" || harness == "" {
+			fmt.Fprintf(stderr, "statefultable: configuration %q: want SYSTEM/HARNESS\n", c)
+			return 2
+		}
+		cfgs = append(cfgs, config{sys, harness})
+	}
+	m := &measurer{ravel: *ravel, pairs: *n, limit: *limit}
+	if !*quiet {
+		m.progress = stderr
+	}
+	fmt.Fprintf(stdout, "<!-- go run ./bench/statefultable %s; %s -->\n\n", strings.Join(args, " "), time.Now().UTC().Format("2006-01-02"))
+	fmt.Fprintln(stdout, header)
+	bad := false
+	for _, c := range cfgs {
+		r, err := m.measure(context.Background(), c)
+		if err != nil {
+			fmt.Fprintf(stderr, "statefultable: %s/%s: %v\n", c.sys, c.harness, err)
+			return 2
+		}
+		fmt.Fprintln(stdout, r.markdown())
+		if len(r.problems) > 0 {
+			bad = true
+			fmt.Fprintf(stderr, "statefultable: %s/%s: %s\n", c.sys, c.harness, strings.Join(r.problems, "; "))
+		}
+	}
+	if bad {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"time"
+)
+
+// config is one shipped system and harness.
+type config struct{ sys, harness string }
+
+// report is what the table reads of `ravel check --json`.
+type report struct {
+	States      int64 `json:"states"`
+	Schedules   int64 `json:"schedules"`
+	Again       int64 `json:"explored_again"`
+	Complete    bool  `json:"complete"`
+	Interrupted bool  `json:"interrupted"`
+	Cut         int64 `json:"cut_schedules"`
+	Canonical   int64 `json:"histories_canonical"`
+	Violations  int64 `json:"nonlinearizable_canonical"`
+}
+
+// counts is the part of a report that must not change from one run to the next.
+func (r report) counts() [6]int64 {
+	return [6]int64{r.States, r.Schedules, r.Again, r.Cut, r.Canonical, r.Violations}
+}
+
+// measured is one process run: its report and its CPU (user + system) seconds.
+type measured struct {
+	rep report
+	cpu float64
+}
+
+// row is one configuration's line of the table.
+type row struct {
+	config
+	exc, dporc       report
+	excCPU, dporcCPU float64 // medians
+	ratio            float64 // the median of the pairs' ratios, dpor+c over ex+c
+	stateless        *measured
+	statelessLimit   time.Duration
+	problems         []string // what does not hold on this row
+}
+
+// measurer runs ravel.
+type measurer struct {
+	ravel    string
+	pairs    int
+	limit    time.Duration
+	progress io.Writer // nil: quiet
+}
+
+func (m *measurer) args(c config, strategy string, caching bool) []string {
+	on := "off"
+	if caching {
+		on = "on"
+	}
+	return []string{"check", c.sys, "--harness", c.harness, "--strategy", strategy, "--state-caching", on,
+		"--max-schedules", "0", "--json", "--quiet"}
+}
+
+// once runs ravel with args; with limit > 0 it is interrupted after limit. A run that
+// finds a violation exits 1, which is not a failure here.
+func (m *measurer) once(ctx context.Context, args []string, limit time.Duration) (measured, error) {
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, m.ravel, args...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = time.Minute
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) && !(limit > 0 && ctx.Err() != nil) {
+		return measured{}, fmt.Errorf("%s %v: %v: %s", m.ravel, args, err, bytes.TrimSpace(errb.Bytes()))
+	}
+	var r report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		return measured{}, fmt.Errorf("%s %v: reading its report: %v", m.ravel, args, err)
+	}
+	st := cmd.ProcessState
+	return measured{r, (st.UserTime() + st.SystemTime()).Seconds()}, nil
+}
+
+// measure runs one configuration: stateless dpor once, then a warm-up of each cached
+// search and m.pairs pairs, dpor+c first.
+func (m *measurer) measure(ctx context.Context, c config) (*row, error) {
+	r := &row{config: c, statelessLimit: m.limit}
+	m.say("%s/%s: ", c.sys, c.harness)
+	if m.limit > 0 {
+		s, err := m.once(ctx, m.args(c, "dpor", false), m.limit)
+		if err != nil {
+			return nil, err
+		}
+		r.stateless = &s
+		m.say("dpor %.2f s; ", s.cpu)
+	}
+	exArgs, dpArgs := m.args(c, "exhaustive", true), m.args(c, "dpor", true)
+	var exCPU, dpCPU, ratios []float64
+	for i := 0; i <= m.pairs; i++ {
+		dp, err := m.once(ctx, dpArgs, 0)
+		if err != nil {
+			return nil, err
+		}
+		ex, err := m.once(ctx, exArgs, 0)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 { // the warm-up: its counts are the row's
+			r.exc, r.dporc = ex.rep, dp.rep
+			continue
+		}
+		if ex.rep.counts() != r.exc.counts() || dp.rep.counts() != r.dporc.counts() {
+			r.problems = append(r.problems, "counts differ from one run to the next")
+		}
+		exCPU, dpCPU = append(exCPU, ex.cpu), append(dpCPU, dp.cpu)
+		ratios = append(ratios, dp.cpu/max(ex.cpu, 1e-9))
+	}
+	r.excCPU, r.dporcCPU, r.ratio = median(exCPU), median(dpCPU), median(ratios)
+	r.check()
+	m.say("ex+c %.2f s, dpor+c %.2f s, ratio %.2f\n", r.excCPU, r.dporcCPU, r.ratio)
+	return r, nil
+}
+
+func (m *measurer) say(format string, args ...any) {
+	if m.progress != nil {
+		fmt.Fprintf(m.progress, format, args...)
+	}
+}
+
+// check records on r what does not hold: both cached searches complete with no cut
+// schedule and find the same canonical histories and violations, as stateless dpor
+// does where it completes.
+func (r *row) check() {
+	bad := func(format string, args ...any) { r.problems = append(r.problems, fmt.Sprintf(format, args...)) }
+	for _, s := range []struct {
+		name string
+		rep  report
+	}{{"ex+c", r.exc}, {"dpor+c", r.dporc}} {
+		if !s.rep.Complete || s.rep.Cut > 0 {
+			bad("%s: complete %v with %d cut schedules", s.name, s.rep.Complete, s.rep.Cut)
+		}
+	}
+	same := func(name string, o report) {
+		if o.Canonical != r.exc.Canonical || o.Violations != r.exc.Violations {
+			bad("%s: %d canonical histories, %d violations; ex+c: %d, %d", name, o.Canonical, o.Violations, r.exc.Canonical, r.exc.Violations)
+		}
+	}
+	same("dpor+c", r.dporc)
+	if s := r.stateless; s != nil && s.rep.Complete {
+		same("dpor", s.rep)
+	}
+}
+
+// median returns the median of xs (the mean of the middle two of an even count), 0 for
+// none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

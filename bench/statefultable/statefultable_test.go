@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The test binary stands in for ravel when STATEFULTABLE_FAKE names a behaviour: it
+// prints a report by the strategy and caching it is asked for.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("STATEFULTABLE_FAKE"); mode != "" {
+		os.Exit(fakeRavel(mode, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+func fakeRavel(mode string, args []string) int {
+	strategy, caching := "", ""
+	for i := 0; i+1 < len(args); i++ {
+		switch args[i] {
+		case "--strategy":
+			strategy = args[i+1]
+		case "--state-caching":
+			caching = args[i+1]
+		}
+	}
+	r := report{Complete: true, Canonical: 12, Violations: 2}
+	switch {
+	case strategy == "exhaustive":
+		r.States, r.Schedules = 1000, 40
+	case caching == "on":
+		r.States, r.Schedules, r.Again = 400, 30, 7
+		if mode == "fewer" {
+			r.Canonical = 11
+		}
+		if mode == "drift" {
+			// Each run one state more: a counter kept in a file beside the test's.
+			f := os.Getenv("STATEFULTABLE_COUNTER")
+			b, _ := os.ReadFile(f)
+			n := len(b)
+			os.WriteFile(f, append(b, 'x'), 0o644)
+			r.States += int64(n)
+		}
+	default: // stateless
+		r.Schedules = 90
+		if mode == "slow" {
+			c := make(chan os.Signal, 1)
+			signal.Notify(c, os.Interrupt)
+			<-c
+			r.Complete, r.Interrupted, r.Schedules = false, true, 123456
+		}
+	}
+	json.NewEncoder(os.Stdout).Encode(r)
+	if r.Violations > 0 {
+		return 1 // as ravel does when it finds a violation
+	}
+	return 0
+}
+
+func runFake(t *testing.T, mode string, args ...string) (int, string, string) {
+	t.Helper()
+	t.Setenv("STATEFULTABLE_FAKE", mode)
+	t.Setenv("STATEFULTABLE_COUNTER", filepath.Join(t.TempDir(), "runs"))
+	var out, errb bytes.Buffer
+	code := run(append([]string{"-ravel", os.Args[0], "-quiet"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestTableRows(t *testing.T) {
+	for _, tc := range []struct {
+		name, mode string
+		args       []string
+		code       int
+		want       string // in the table's row
+		problem    string // on standard error
+	}{
+		{"the searches agree", "agree", []string{"-n", "2", "-configs", "abd/1w1r"},
+			0, "| abd | 1w1r | 1,000 | 40 | ", ""},
+		{"states ratio, again and histories", "agree", []string{"-n", "1", "-configs", "abd/1w1r"},
+			0, "| 400 | 7 | 30 | ", ""},
+		{"stateless dpor complete", "agree", []string{"-n", "1", "-configs", "abd/1w1r"},
+			0, "| 90 | ", ""},
+		{"dpor+c misses a history", "fewer", []string{"-n", "1", "-configs", "abd/1w1r"},
+			1, "**dpor+c: 11 canonical histories", "dpor+c: 11 canonical histories, 2 violations; ex+c: 12, 2"},
+		{"counts change between runs", "drift", []string{"-n", "2", "-configs", "abd/1w1r", "-stateless-limit", "0"},
+			1, "| — | — |", "counts differ from one run to the next"},
+		{"stateless dpor interrupted", "slow", []string{"-n", "1", "-configs", "abd/1w1r", "-stateless-limit", "200ms"},
+			0, "| > 123,456 | > 0.20 s |", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runFake(t, tc.mode, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, errs)
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("table %q does not hold %q", out, tc.want)
+			}
+			if !strings.Contains(errs, tc.problem) {
+				t.Errorf("stderr %q does not hold %q", errs, tc.problem)
+			}
+			if tc.problem == "" && errs != "" {
+				t.Errorf("stderr %q, want nothing", errs)
+			}
+		})
+	}
+}
+
+func TestRatiosAreOfStates(t *testing.T) {
+	_, out, _ := runFake(t, "agree", "-n", "1", "-configs", "abd/1w1r")
+	// 400 of 1,000 states; CH 12 with 2 violations.
+	if !strings.Contains(out, "| 0.40 | ") || !strings.Contains(out, "| 12 (2) |") {
+		t.Errorf("row %q: want a states ratio of 0.40 and 12 (2) canonical histories", out)
+	}
+	if got := strings.Count(out, "\n| abd |"); got != 1 {
+		t.Errorf("%d rows for abd, want 1", got)
+	}
+}
+
+func TestBadUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"-quiet"},                         // no -ravel
+		{"-ravel", "x", "-n", "0"},         // no pairs
+		{"-ravel", "x", "-configs", "abd"}, // no harness
+		{"-ravel", "x", "extra"},           // an argument
+		{"-ravel", "/nonexistent/ravel", "-configs", "abd/1w1r", "-stateless-limit", "0"}, // a binary that does not run
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run(args, &out, &errb); code != 2 {
+				t.Errorf("exit %d, want 2; stderr %q", code, errb.String())
+			}
+			if errb.Len() == 0 {
+				t.Error("nothing on standard error")
+			}
+		})
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {2333262, "2,333,262"}, {-12345, "-12,345"}} {
+		if got := thousands(tc.n); got != tc.want {
+			t.Errorf("thousands(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		xs   []float64
+		want float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		if got := median(tc.xs); got != tc.want {
+			t.Errorf("median(%v) = %v, want %v", tc.xs, got, tc.want)
+		}
+	}
+}
+
+func TestSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		s    float64
+		want string
+	}{{0.034, "0.03 s"}, {12.34, "12.3 s"}, {182.4, "182 s"}, {time.Minute.Seconds(), "60.0 s"}} {
+		if got := seconds(tc.s); got != tc.want {
+			t.Errorf("seconds(%v) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
