@@ -9,7 +9,9 @@
 //	go run ./bench/statefultable -ravel /tmp/ravel > table.md
 //
 // CPU is user + system time of the finished process, from the operating system. ex+c
-// and dpor+c run in turn, dpor+c first, -n times each after one warm-up of each; the
+// and dpor+c run in turn, dpor+c first, -n times each after one warm-up of each (-small-n
+// times where the warm-up of ex+c took under a tenth of a second, mostly the process's
+// start-up, whose spread needs more pairs); the
 // table gives the median of each and the median of the pairs' ratios, since pairing
 // keeps a ratio meaningful while a shared machine's speed drifts. Stateless dpor runs
 // once, interrupted (SIGINT, which makes ravel report what it has done) after
@@ -54,6 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	ravel := fs.String("ravel", "", "the ravel binary to measure (go build -o /tmp/ravel ./cmd/ravel); required")
 	n := fs.Int("n", 5, "the pairs of ex+c and dpor+c runs measured for each configuration, after one warm-up each")
+	smallN := fs.Int("small-n", 15, "the pairs for a configuration whose warm-up ex+c run took under 0.1 s of CPU, mostly the process's start-up, where a ratio needs more pairs")
 	configs := fs.String("configs", shipped, "comma-separated SYSTEM/HARNESS configurations")
 	withLarge := fs.Bool("large", false, "add "+large+" (minutes of CPU)")
 	limit := fs.Duration("stateless-limit", time.Minute, "interrupt stateless dpor after this long (0: do not run it)")
@@ -61,8 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *ravel == "" || fs.NArg() > 0 || *n < 1 {
-		fmt.Fprintln(stderr, "statefultable: want -ravel PATH, -n of at least 1 and no other arguments")
+	if *ravel == "" || fs.NArg() > 0 || *n < 1 || *smallN < 1 {
+		fmt.Fprintln(stderr, "statefultable: want -ravel PATH, -n and -small-n of at least 1 and no other arguments")
 		fs.Usage()
 		return 2
 	}
@@ -79,7 +82,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		cfgs = append(cfgs, config{sys, harness})
 	}
-	m := &measurer{ravel: *ravel, pairs: *n, limit: *limit}
+	m := &measurer{ravel: *ravel, pairs: *n, smallPairs: *smallN, limit: *limit}
 	if !*quiet {
 		m.progress = stderr
 	}

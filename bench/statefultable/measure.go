@@ -33,6 +33,10 @@ func (r report) counts() [6]int64 {
 	return [6]int64{r.States, r.Schedules, r.Again, r.Cut, r.Canonical, r.Violations}
 }
 
+// smallCPU is the CPU seconds of ex+c's warm-up below which a configuration gets
+// measurer.smallPairs pairs.
+const smallCPU = 0.1
+
 // measured is one process run: its report and its CPU (user + system) seconds.
 type measured struct {
 	rep report
@@ -52,10 +56,12 @@ type row struct {
 
 // measurer runs ravel.
 type measurer struct {
-	ravel    string
-	pairs    int
-	limit    time.Duration
-	progress io.Writer // nil: quiet
+	ravel string
+	pairs int
+	// smallPairs replaces pairs where the warm-up of ex+c took less than smallCPU.
+	smallPairs int
+	limit      time.Duration
+	progress   io.Writer // nil: quiet
 }
 
 func (m *measurer) args(c config, strategy string, caching bool) []string {
@@ -108,7 +114,8 @@ func (m *measurer) measure(ctx context.Context, c config) (*row, error) {
 	}
 	exArgs, dpArgs := m.args(c, "exhaustive", true), m.args(c, "dpor", true)
 	var exCPU, dpCPU, ratios []float64
-	for i := 0; i <= m.pairs; i++ {
+	pairs := m.pairs
+	for i := 0; i <= pairs; i++ {
 		dp, err := m.once(ctx, dpArgs, 0)
 		if err != nil {
 			return nil, err
@@ -119,6 +126,9 @@ func (m *measurer) measure(ctx context.Context, c config) (*row, error) {
 		}
 		if i == 0 { // the warm-up: its counts are the row's
 			r.exc, r.dporc = ex.rep, dp.rep
+			if ex.cpu < smallCPU {
+				pairs = m.smallPairs
+			}
 			continue
 		}
 		if ex.rep.counts() != r.exc.counts() || dp.rep.counts() != r.dporc.counts() {

@@ -30,6 +30,11 @@ func fakeRavel(mode string, args []string) int {
 			caching = args[i+1]
 		}
 	}
+	// Every run appends a byte to a file the test names, which counts the runs.
+	f := os.Getenv("STATEFULTABLE_COUNTER")
+	b, _ := os.ReadFile(f)
+	runs := len(b)
+	os.WriteFile(f, append(b, 'x'), 0o644)
 	r := report{Complete: true, Canonical: 12, Violations: 2}
 	switch {
 	case strategy == "exhaustive":
@@ -40,12 +45,7 @@ func fakeRavel(mode string, args []string) int {
 			r.Canonical = 11
 		}
 		if mode == "drift" {
-			// Each run one state more: a counter kept in a file beside the test's.
-			f := os.Getenv("STATEFULTABLE_COUNTER")
-			b, _ := os.ReadFile(f)
-			n := len(b)
-			os.WriteFile(f, append(b, 'x'), 0o644)
-			r.States += int64(n)
+			r.States += int64(runs) // more each run
 		}
 	default: // stateless
 		r.Schedules = 90
@@ -63,13 +63,41 @@ func fakeRavel(mode string, args []string) int {
 	return 0
 }
 
+// runFake runs the command on the fake ravel in mode, with -small-n 1 unless args say
+// otherwise (the fake's runs are all small).
 func runFake(t *testing.T, mode string, args ...string) (int, string, string) {
 	t.Helper()
 	t.Setenv("STATEFULTABLE_FAKE", mode)
 	t.Setenv("STATEFULTABLE_COUNTER", filepath.Join(t.TempDir(), "runs"))
 	var out, errb bytes.Buffer
-	code := run(append([]string{"-ravel", os.Args[0], "-quiet"}, args...), &out, &errb)
+	code := run(append([]string{"-ravel", os.Args[0], "-quiet", "-small-n", "1"}, args...), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// TestSmallRunsGetMorePairs: a configuration whose warm-up ex+c run is below a tenth
+// of a second of CPU is measured in -small-n pairs, the others in -n.
+func TestSmallRunsGetMorePairs(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		runs int
+	}{
+		{[]string{"-n", "1", "-small-n", "3"}, 1 + 2*(1+3)}, // stateless, then warm-up and pairs
+		{[]string{"-n", "3", "-small-n", "1"}, 1 + 2*(1+1)},
+		{[]string{"-n", "2", "-small-n", "2", "-stateless-limit", "0"}, 2 * (1 + 2)},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			if code, _, errs := runFake(t, "agree", append(tc.args, "-configs", "abd/1w1r")...); code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			b, err := os.ReadFile(os.Getenv("STATEFULTABLE_COUNTER"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(b); got != tc.runs {
+				t.Errorf("%d runs of ravel, want %d", got, tc.runs)
+			}
+		})
+	}
 }
 
 func TestTableRows(t *testing.T) {
