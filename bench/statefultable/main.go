@@ -86,7 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !*quiet {
 		m.progress = stderr
 	}
-	fmt.Fprintf(stdout, "<!-- go run ./bench/statefultable %s; %s -->\n\n", strings.Join(args, " "), time.Now().UTC().Format("2006-01-02"))
+	fmt.Fprintf(stdout, "<!-- go run ./bench/statefultable %s (pairs %d, %d under 0.1 s; stateless dpor interrupted after %v); %s -->\n\n",
+		strings.Join(args, " "), *n, *smallN, *limit, time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintln(stdout, header)
 	bad := false
 	for _, c := range cfgs {

@@ -13,15 +13,16 @@ const header = "| system | harness | ex+c states | ex+c #S | ex+c CPU | dpor #S 
 	"|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 
 // markdown returns the row as a line of the table. Stateless dpor interrupted before it
-// completed shows as "> N" schedules in more than the limit; a row with a problem ends
-// in its list.
+// completed shows as "> N" schedules in "> T" of CPU, what it had run when interrupted;
+// the states ratio has three decimals, since the target it is read against is a half; a
+// row with a problem ends in its list.
 func (r *row) markdown() string {
 	dpS, dpCPU := "—", "—"
 	if s := r.stateless; s != nil {
 		dpS, dpCPU = thousands(s.rep.Schedules), seconds(s.cpu)
 		if !s.rep.Complete {
 			dpS = "> " + dpS
-			dpCPU = "> " + seconds(r.statelessLimit.Seconds())
+			dpCPU = "> " + dpCPU
 		}
 	}
 	cells := []string{
@@ -29,7 +30,7 @@ func (r *row) markdown() string {
 		thousands(r.exc.States), thousands(r.exc.Schedules), seconds(r.excCPU),
 		dpS, dpCPU,
 		thousands(r.dporc.States), thousands(r.dporc.Again), thousands(r.dporc.Schedules), seconds(r.dporcCPU),
-		fmt.Sprintf("%.2f", float64(r.dporc.States)/float64(max(r.exc.States, 1))),
+		fmt.Sprintf("%.3f", float64(r.dporc.States)/float64(max(r.exc.States, 1))),
 		fmt.Sprintf("%.2f", r.ratio),
 		fmt.Sprintf("%d (%d)", r.exc.Canonical, r.exc.Violations),
 	}

@@ -50,7 +50,6 @@ type row struct {
 	excCPU, dporcCPU float64 // medians
 	ratio            float64 // the median of the pairs' ratios, dpor+c over ex+c
 	stateless        *measured
-	statelessLimit   time.Duration
 	problems         []string // what does not hold on this row
 }
 
@@ -102,7 +101,7 @@ func (m *measurer) once(ctx context.Context, args []string, limit time.Duration)
 // measure runs one configuration: stateless dpor once, then a warm-up of each cached
 // search and m.pairs pairs, dpor+c first.
 func (m *measurer) measure(ctx context.Context, c config) (*row, error) {
-	r := &row{config: c, statelessLimit: m.limit}
+	r := &row{config: c}
 	m.say("%s/%s: ", c.sys, c.harness)
 	if m.limit > 0 {
 		s, err := m.once(ctx, m.args(c, "dpor", false), m.limit)
