@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/ravelmc/ravel/report"
 )
 
 // header is the table's head: "#S" is schedules, "again" the states dpor+c explored
@@ -19,7 +20,7 @@ const header = "| system | harness | ex+c states | ex+c #S | ex+c CPU | dpor #S 
 func (r *row) markdown() string {
 	dpS, dpCPU := "—", "—"
 	if s := r.stateless; s != nil {
-		dpS, dpCPU = thousands(s.rep.Schedules), seconds(s.cpu)
+		dpS, dpCPU = report.Thousands(s.rep.Schedules), seconds(s.cpu)
 		if !s.rep.Complete {
 			dpS = "> " + dpS
 			dpCPU = "> " + dpCPU
@@ -27,9 +28,9 @@ func (r *row) markdown() string {
 	}
 	cells := []string{
 		r.sys, r.harness,
-		thousands(r.exc.States), thousands(r.exc.Schedules), seconds(r.excCPU),
+		report.Thousands(r.exc.States), report.Thousands(r.exc.Schedules), seconds(r.excCPU),
 		dpS, dpCPU,
-		thousands(r.dporc.States), thousands(r.dporc.Again), thousands(r.dporc.Schedules), seconds(r.dporcCPU),
+		report.Thousands(r.dporc.States), report.Thousands(r.dporc.Again), report.Thousands(r.dporc.Schedules), seconds(r.dporcCPU),
 		fmt.Sprintf("%.3f", float64(r.dporc.States)/float64(max(r.exc.States, 1))),
 		fmt.Sprintf("%.2f", r.ratio),
 		fmt.Sprintf("%d (%d)", r.exc.Canonical, r.exc.Violations),
@@ -39,24 +40,6 @@ func (r *row) markdown() string {
 		line += " **" + strings.Join(r.problems, "; ") + "**"
 	}
 	return line
-}
-
-// thousands formats n with commas between groups of three digits.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, d := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(d)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // seconds formats CPU seconds for the table: two decimals below 10 s, one below 100,

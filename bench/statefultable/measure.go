@@ -16,8 +16,8 @@ import (
 // config is one shipped system and harness.
 type config struct{ sys, harness string }
 
-// report is what the table reads of `ravel check --json`.
-type report struct {
+// checkReport is what the table reads of `ravel check --json`.
+type checkReport struct {
 	States      int64 `json:"states"`
 	Schedules   int64 `json:"schedules"`
 	Again       int64 `json:"explored_again"`
@@ -29,7 +29,7 @@ type report struct {
 }
 
 // counts is the part of a report that must not change from one run to the next.
-func (r report) counts() [6]int64 {
+func (r checkReport) counts() [6]int64 {
 	return [6]int64{r.States, r.Schedules, r.Again, r.Cut, r.Canonical, r.Violations}
 }
 
@@ -39,14 +39,14 @@ const smallCPU = 0.1
 
 // measured is one process run: its report and its CPU (user + system) seconds.
 type measured struct {
-	rep report
+	rep checkReport
 	cpu float64
 }
 
 // row is one configuration's line of the table.
 type row struct {
 	config
-	exc, dporc       report
+	exc, dporc       checkReport
 	excCPU, dporcCPU float64 // medians
 	ratio            float64 // the median of the pairs' ratios, dpor+c over ex+c
 	stateless        *measured
@@ -90,7 +90,7 @@ func (m *measurer) once(ctx context.Context, args []string, limit time.Duration)
 	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) && !(limit > 0 && ctx.Err() != nil) {
 		return measured{}, fmt.Errorf("%s %v: %v: %s", m.ravel, args, err, bytes.TrimSpace(errb.Bytes()))
 	}
-	var r report
+	var r checkReport
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		return measured{}, fmt.Errorf("%s %v: reading its report: %v", m.ravel, args, err)
 	}
@@ -155,13 +155,13 @@ func (r *row) check() {
 	bad := func(format string, args ...any) { r.problems = append(r.problems, fmt.Sprintf(format, args...)) }
 	for _, s := range []struct {
 		name string
-		rep  report
+		rep  checkReport
 	}{{"ex+c", r.exc}, {"dpor+c", r.dporc}} {
 		if !s.rep.Complete || s.rep.Cut > 0 {
 			bad("%s: complete %v with %d cut schedules", s.name, s.rep.Complete, s.rep.Cut)
 		}
 	}
-	same := func(name string, o report) {
+	same := func(name string, o checkReport) {
 		if o.Canonical != r.exc.Canonical || o.Violations != r.exc.Violations {
 			bad("%s: %d canonical histories, %d violations; ex+c: %d, %d", name, o.Canonical, o.Violations, r.exc.Canonical, r.exc.Violations)
 		}

@@ -35,7 +35,7 @@ func fakeRavel(mode string, args []string) int {
 	b, _ := os.ReadFile(f)
 	runs := len(b)
 	os.WriteFile(f, append(b, 'x'), 0o644)
-	r := report{Complete: true, Canonical: 12, Violations: 2}
+	r := checkReport{Complete: true, Canonical: 12, Violations: 2}
 	switch {
 	case strategy == "exhaustive":
 		r.States, r.Schedules = 1000, 40
@@ -168,17 +168,6 @@ func TestBadUsage(t *testing.T) {
 				t.Error("nothing on standard error")
 			}
 		})
-	}
-}
-
-func TestThousands(t *testing.T) {
-	for _, tc := range []struct {
-		n    int64
-		want string
-	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {2333262, "2,333,262"}, {-12345, "-12,345"}} {
-		if got := thousands(tc.n); got != tc.want {
-			t.Errorf("thousands(%d) = %q, want %q", tc.n, got, tc.want)
-		}
 	}
 }
 
