@@ -116,7 +116,7 @@ func TestTableRows(t *testing.T) {
 			0, "| 90 | ", ""},
 		{"dpor+c misses a history", "fewer", []string{"-n", "1", "-configs", "abd/1w1r"},
 			1, "**dpor+c: 11 canonical histories", "dpor+c: 11 canonical histories, 2 violations; ex+c: 12, 2"},
-		{"counts change between runs", "drift", []string{"-n", "2", "-configs", "abd/1w1r", "-stateless-limit", "0"},
+		{"counts change between runs", "drift", []string{"-small-n", "3", "-configs", "abd/1w1r", "-stateless-limit", "0"},
 			1, "| — | — |", "counts differ from one run to the next"},
 		{"stateless dpor interrupted", "slow", []string{"-n", "1", "-configs", "abd/1w1r", "-stateless-limit", "200ms"},
 			0, "| > 123,456 | > 0.", ""},
@@ -131,6 +131,9 @@ func TestTableRows(t *testing.T) {
 			}
 			if !strings.Contains(errs, tc.problem) {
 				t.Errorf("stderr %q does not hold %q", errs, tc.problem)
+			}
+			if n := strings.Count(errs, tc.problem); tc.problem != "" && n != 1 {
+				t.Errorf("stderr %q holds %q %d times, want once", errs, tc.problem, n)
 			}
 			if tc.problem == "" && errs != "" {
 				t.Errorf("stderr %q, want nothing", errs)
