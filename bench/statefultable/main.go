@@ -5,15 +5,17 @@
 // `ravel` as separate processes, as a user runs it, so a run's CPU includes the
 // process's start-up and the linearizability check:
 //
-//	go build -o /tmp/ravel ./cmd/ravel
-//	go run ./bench/statefultable -ravel /tmp/ravel > table.md
+//	go run ./bench/statefultable > table.md
+//
+// measures the ravel of the module it is run in, built into a temporary directory;
+// -ravel PATH measures a binary built before.
 //
 // CPU is user + system time of the finished process, from the operating system. ex+c
-// and dpor+c run in turn, dpor+c first, -n times each after one warm-up of each (-small-n
-// times where the warm-up of ex+c took under a tenth of a second, mostly the process's
-// start-up, whose spread needs more pairs); the
-// table gives the median of each and the median of the pairs' ratios, since pairing
-// keeps a ratio meaningful while a shared machine's speed drifts. Stateless dpor runs
+// and dpor+c run in turn, dpor+c first, -n times each after one warm-up of each
+// (-small-n times where the warm-up of ex+c took under a tenth of a second, mostly the
+// process's start-up, whose spread needs more pairs); the table gives the median of
+// each and the median of the pairs' ratios, since pairing keeps a ratio meaningful while
+// a shared machine's speed drifts. Stateless dpor runs
 // once, interrupted (SIGINT, which makes ravel report what it has done) after
 // -stateless-limit. The counts of a configuration must be the same on every run, and
 // dpor+c must complete with no cut schedule and find ex+c's canonical histories and
@@ -27,6 +29,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -54,7 +58,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("statefultable", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	ravel := fs.String("ravel", "", "the ravel binary to measure (go build -o /tmp/ravel ./cmd/ravel); required")
+	ravel := fs.String("ravel", "", "the ravel binary to measure (default: build this module's ./cmd/ravel)")
 	n := fs.Int("n", 5, "the pairs of ex+c and dpor+c runs measured for each configuration, after one warm-up each")
 	smallN := fs.Int("small-n", 15, "the pairs for a configuration whose warm-up ex+c run took under 0.1 s of CPU, mostly the process's start-up, where a ratio needs more pairs")
 	configs := fs.String("configs", shipped, "comma-separated SYSTEM/HARNESS configurations")
@@ -64,8 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *ravel == "" || fs.NArg() > 0 || *n < 1 || *smallN < 1 {
-		fmt.Fprintln(stderr, "statefultable: want -ravel PATH, -n and -small-n of at least 1 and no other arguments")
+	if fs.NArg() > 0 || *n < 1 || *smallN < 1 {
+		fmt.Fprintln(stderr, "statefultable: want -n and -small-n of at least 1 and no other arguments")
 		fs.Usage()
 		return 2
 	}
@@ -81,6 +85,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		cfgs = append(cfgs, config{sys, harness})
+	}
+	if *ravel == "" {
+		dir, err := os.MkdirTemp("", "statefultable")
+		if err != nil {
+			fmt.Fprintf(stderr, "statefultable: %v\n", err)
+			return 2
+		}
+		defer os.RemoveAll(dir)
+		if *ravel, err = buildRavel(dir, stderr); err != nil {
+			fmt.Fprintf(stderr, "statefultable: %v\n", err)
+			return 2
+		}
 	}
 	m := &measurer{ravel: *ravel, pairs: *n, smallPairs: *smallN, limit: *limit}
 	if !*quiet {
@@ -106,4 +122,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// ravelPackage is the command the table measures when -ravel names no binary.
+const ravelPackage = "github.com/ravelmc/ravel/cmd/ravel"
+
+// buildRavel builds ravelPackage into dir with the go command, from the module the
+// current directory is in, and returns the binary's path.
+func buildRavel(dir string, stderr io.Writer) (string, error) {
+	bin := filepath.Join(dir, "ravel")
+	cmd := exec.Command("go", "build", "-o", bin, ravelPackage)
+	cmd.Stderr = stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("building %s (run this from Ravel's module, or give -ravel): %w", ravelPackage, err)
+	}
+	return bin, nil
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -155,7 +157,6 @@ func TestRatiosAreOfStates(t *testing.T) {
 
 func TestBadUsage(t *testing.T) {
 	for _, args := range [][]string{
-		{"-quiet"},                         // no -ravel
 		{"-ravel", "x", "-n", "0"},         // no pairs
 		{"-ravel", "x", "-small-n", "0"},   // no pairs for small runs
 		{"-ravel", "x", "-configs", "abd"}, // no harness
@@ -193,5 +194,24 @@ func TestSeconds(t *testing.T) {
 		if got := seconds(tc.s); got != tc.want {
 			t.Errorf("seconds(%v) = %q, want %q", tc.s, got, tc.want)
 		}
+	}
+}
+
+// TestBuildsRavel: without -ravel the command measures this module's ravel, which it
+// builds; the binary it builds runs.
+func TestBuildsRavel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("links ravel; skipped with -short")
+	}
+	bin, err := buildRavel(t.TempDir(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "list").Output()
+	if err != nil {
+		t.Fatalf("%s list: %v", bin, err)
+	}
+	if !strings.Contains(string(out), "register-buggy") {
+		t.Errorf("%s list printed %q, want the shipped systems", bin, out)
 	}
 }
