@@ -18,14 +18,13 @@ type config struct{ sys, harness string }
 
 // checkReport is what the table reads of `ravel check --json`.
 type checkReport struct {
-	States      int64 `json:"states"`
-	Schedules   int64 `json:"schedules"`
-	Again       int64 `json:"explored_again"`
-	Complete    bool  `json:"complete"`
-	Interrupted bool  `json:"interrupted"`
-	Cut         int64 `json:"cut_schedules"`
-	Canonical   int64 `json:"histories_canonical"`
-	Violations  int64 `json:"nonlinearizable_canonical"`
+	States     int64 `json:"states"`
+	Schedules  int64 `json:"schedules"`
+	Again      int64 `json:"explored_again"`
+	Complete   bool  `json:"complete"`
+	Cut        int64 `json:"cut_schedules"`
+	Canonical  int64 `json:"histories_canonical"`
+	Violations int64 `json:"nonlinearizable_canonical"`
 }
 
 // counts is the part of a report that must not change from one run to the next.

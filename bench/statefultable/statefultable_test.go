@@ -8,9 +8,12 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ravelmc/ravel/systems"
 )
 
 // The test binary stands in for ravel when STATEFULTABLE_FAKE names a behaviour: it
@@ -55,7 +58,7 @@ func fakeRavel(mode string, args []string) int {
 			c := make(chan os.Signal, 1)
 			signal.Notify(c, os.Interrupt)
 			<-c
-			r.Complete, r.Interrupted, r.Schedules = false, true, 123456
+			r.Complete, r.Schedules = false, 123456
 		}
 	}
 	json.NewEncoder(os.Stdout).Encode(r)
@@ -213,5 +216,37 @@ func TestBuildsRavel(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "register-buggy") {
 		t.Errorf("%s list printed %q, want the shipped systems", bin, out)
+	}
+}
+
+// TestShippedConfigurations: the default configurations are every shipped system's
+// harnesses but the ones too large, in the catalog's order, and -large adds its own; the
+// names left out are shipped ones, so that a renamed harness cannot slip into the table.
+func TestShippedConfigurations(t *testing.T) {
+	all := map[string]bool{}
+	for _, e := range systems.All() {
+		for _, h := range e.Harnesses {
+			all[e.Name+"/"+h] = true
+		}
+	}
+	for _, c := range append(slices.Clone(large), tooLarge...) {
+		if !all[c] {
+			t.Errorf("%s is left out but is no shipped configuration", c)
+		}
+	}
+	def, withLarge := shipped(false), shipped(true)
+	if got, want := len(def), len(all)-len(large)-len(tooLarge); got != want {
+		t.Errorf("%d default configurations, want %d", got, want)
+	}
+	if got, want := len(withLarge), len(def)+len(large); got != want {
+		t.Errorf("%d configurations with -large, want %d", got, want)
+	}
+	for _, c := range withLarge {
+		if slices.Contains(tooLarge, c) {
+			t.Errorf("%s is in the table", c)
+		}
+	}
+	if def[0] != "register/2r1w" {
+		t.Errorf("first configuration %s, want register/2r1w (the catalog's first)", def[0])
 	}
 }
