@@ -1,5 +1,7 @@
 package explorer
 
+import "unsafe"
+
 // slotCache is a cache of V by a non-zero uint64 key, in buckets of slotWays slots: a
 // key's low bits pick its bucket, a lookup reads the bucket's few slots, and an entry
 // that finds its bucket full takes a slot of another key. A miss costs the caller the
@@ -65,11 +67,11 @@ func (c *slotCache[V]) put(key uint64, v V) {
 		return
 	}
 	if len(c.slots) == 0 {
-		c.slots = make([]cacheSlot[V], max(min(slotCacheFirst, c.max), slotWays))
+		c.slots = newSlots[V](max(min(slotCacheFirst, c.max), slotWays))
 	}
 	if c.place(key, v) && 4*c.used > len(c.slots) && len(c.slots) < c.max {
 		old := c.slots
-		c.slots, c.used = make([]cacheSlot[V], 2*len(old)), 0
+		c.slots, c.used = newSlots[V](2*len(old)), 0
 		for _, s := range old {
 			if s.key != 0 {
 				c.place(s.key, s.val)
@@ -101,3 +103,20 @@ func (c *slotCache[V]) place(key uint64, v V) (took bool) {
 	c.used++
 	return true
 }
+
+// newSlots returns n empty slots, each page of them written once. Fresh memory from the
+// operating system is mapped on first touch; place reads a bucket before it writes it,
+// and a page first read is mapped to the shared zero page, so its first write faults a
+// second time and, with the search's threads on other CPUs, flushes their TLBs by
+// interrupt. Writing first maps each page once.
+func newSlots[V any](n int) []cacheSlot[V] {
+	s := make([]cacheSlot[V], n)
+	step := max(1, pageBytes/int(unsafe.Sizeof(cacheSlot[V]{})))
+	for i := 0; i < n; i += step {
+		s[i].key = 0
+	}
+	return s
+}
+
+// pageBytes is the smallest page size of the platforms Ravel runs on.
+const pageBytes = 4096

@@ -92,3 +92,26 @@ func TestSlotCacheKeepsNoZeroKey(t *testing.T) {
 		t.Errorf("zero cache: get(8) = %d, %v, want 6, true", v, ok)
 	}
 }
+
+// TestNewSlotsAreEmpty: the slots newSlots writes to map its pages are left empty, for
+// slots smaller than a page, a page's divisor and larger than a page.
+func TestNewSlotsAreEmpty(t *testing.T) {
+	check := func(name string, n int, empty func(i int) bool, length int) {
+		t.Run(name, func(t *testing.T) {
+			if length != n {
+				t.Fatalf("%d slots, want %d", length, n)
+			}
+			for i := range n {
+				if !empty(i) {
+					t.Fatalf("slot %d of %d not empty", i, n)
+				}
+			}
+		})
+	}
+	small := newSlots[stepOut](1 << 12)
+	check("step outcomes", 1<<12, func(i int) bool { return small[i] == cacheSlot[stepOut]{} }, len(small))
+	words := newSlots[uint64](1 << 10)
+	check("words", 1<<10, func(i int) bool { return words[i] == cacheSlot[uint64]{} }, len(words))
+	big := newSlots[[pageBytes]byte](3)
+	check("larger than a page", 3, func(i int) bool { return big[i] == cacheSlot[[pageBytes]byte]{} }, len(big))
+}
