@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
@@ -53,38 +56,95 @@ func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 const goHeapLimit = 48 << 20
 
 // tuneCollector sets the Go collector for a run with state caching: goHeapLimit and
-// goGCPercent, each unless its environment variable (GOMEMLIMIT, GOGC) says otherwise —
-// but neither with stateful DPOR (a strategy with a stateful variant, dpor.Cacheable),
-// whose graph of visited states lives in the Go heap: once the graph outgrew the limit,
-// the collector ran back to back (abd 1w2r, 2.3 million states: 3.5 times exhaustive
-// search's CPU, a third of it in the kernel), and at GOGC 400 the heap would grow to five
-// times the graph. Nor does a larger GOGC pay for stateful DPOR: its live heap is the
-// graph, large enough that at the default GOGC the collector takes 1–2% of the run's CPU
-// on abd 1w2r-seq and under 1% on abd 1w2r (2.3 million states, 120 collections in 16 s;
-// GODEBUG=gctrace=1). Measured (2-core shared VM, whole-process CPU, medians of 5 or 7
-// alternating pairs): GOGC 200 against 100 on abd 1w2r-seq 1.01x the CPU for 1.07x the
-// peak memory; on register 2r2w GOGC 200, 300, 400 and 800 took 0.39, 0.45, 0.38 and
-// 0.43 s of CPU against 0.36 s at 100, for 1.2x, 1.4x, 1.4x and 1.8x its peak (29.8 MiB).
+// goGCPercent, each unless its environment variable (GOMEMLIMIT, GOGC) says otherwise.
+//
+// Stateful DPOR (a strategy with a stateful variant, dpor.Cacheable) keeps its graph of
+// visited states in the Go heap, so it gets them only while the graph is small: once a
+// collection finds graphBallast live, the runtime's own settings come back for the rest
+// of the run. A large graph is its own ballast: once the graph outgrew the limit, the
+// collector ran back to back (abd 1w2r, 2.3 million states: 3.5 times exhaustive
+// search's CPU, a third of it in the kernel), and at GOGC 400 the heap grows to five times
+// the graph (abd 1w2r, 353,771 states: 66 MB peak against 42 MB at the default). A small
+// one is not: at the default GOGC the heap goal sat at the runtime's 4 MiB floor, and
+// chord 2r2w (7,985 states) collected three times where exhaustive search, at GOGC 400,
+// did not collect at all; the collector cost it a fifth of its CPU (whole process, 40
+// alternating pairs, GOGC 400 against the default: 0.80; register 2r2w 0.89, paxos 2r2w
+// 0.86, leader 1w1r 0.94, abd 1w2r 0.97).
 //
 // It returns what puts the collector back as it was: Run is also called in process (by
 // tests and benchmarks), where one run's settings must not become the next one's.
 func tuneCollector(opts explorer.Options) (restore func()) {
-	if _, graph := opts.Strategy.(dpor.Cacheable); graph || !opts.StateCaching {
+	if !opts.StateCaching {
 		return func() {}
 	}
-	var undo []func()
+	t := &collectorTuning{ballast: graphBallast}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if os.Getenv("GOMEMLIMIT") == "" {
-		was := debug.SetMemoryLimit(goHeapLimit)
-		undo = append(undo, func() { debug.SetMemoryLimit(was) })
+		t.limitWas, t.setLimit = debug.SetMemoryLimit(goHeapLimit), true
 	}
 	if os.Getenv("GOGC") == "" {
-		was := debug.SetGCPercent(goGCPercent)
-		undo = append(undo, func() { debug.SetGCPercent(was) })
+		t.gcWas, t.setGC = debug.SetGCPercent(goGCPercent), true
 	}
-	return func() {
-		for _, f := range undo {
-			f()
-		}
+	if _, graph := opts.Strategy.(dpor.Cacheable); graph && (t.setGC || t.setLimit) {
+		t.watch()
+	}
+	return t.untune
+}
+
+// graphBallast is the live heap from which stateful DPOR's graph is ballast enough
+// (tuneCollector): a third of goHeapLimit, where the heap goal at goGCPercent has
+// reached the limit, so the collector's allowance shrinks from there until the switch.
+// A variable for the test that watches a switch.
+var graphBallast = uint64(goHeapLimit / 3)
+
+// collectorTuning is what tuneCollector changed and what puts it back.
+type collectorTuning struct {
+	mu              sync.Mutex
+	over            bool // put back: by the run's end or by the switch
+	setGC, setLimit bool
+	gcWas           int
+	limitWas        int64
+	ballast         uint64 // graphBallast when the run began
+}
+
+// untune puts back what tuneCollector changed, once.
+func (t *collectorTuning) untune() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.over {
+		return
+	}
+	t.over = true
+	if t.setGC {
+		debug.SetGCPercent(t.gcWas)
+	}
+	if t.setLimit {
+		debug.SetMemoryLimit(t.limitWas)
+	}
+}
+
+// watch looks at the live heap after the next collection, and after each one until it
+// puts the settings back: a cleanup on an object nothing holds runs once a collection
+// has found it unreachable. The object holds a pointer so that it is not one of the
+// tiny allocations the runtime batches, whose cleanups may never run.
+func (t *collectorTuning) watch() {
+	runtime.AddCleanup(&struct{ _ *int }{}, (*collectorTuning).cycle, t)
+}
+
+// cycle runs after a collection: it puts the settings back once the live heap has
+// reached graphBallast, and watches the next collection otherwise.
+func (t *collectorTuning) cycle() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	t.mu.Lock()
+	large := sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() >= t.ballast
+	if !large && !t.over {
+		t.watch()
+	}
+	t.mu.Unlock()
+	if large {
+		t.untune()
 	}
 }
 
