@@ -11,10 +11,10 @@ import (
 // by side, without that start-up (docs/strategies.md, "Fewer checks").
 //
 // Run it with GOGC set (GOGC=400, and GOGC=100 for what a test using raveltest sees):
-// without it each run gets the collector settings `ravel check` gives it, GOGC 400 for
-// exhaustive search and the default for stateful DPOR (tuneCollector), and in a loop of
-// runs the collector then weighs on one side only, where a fresh `ravel check` process
-// of this size never collects at all.
+// without it each run gets the collector settings `ravel check` gives it (tuneCollector:
+// GOGC 400 for both, for stateful DPOR until its graph is large), and whether a run
+// collects then depends on the garbage the runs before it left, where a fresh `ravel
+// check` process of this size never collects at all.
 func BenchmarkCheckSmallSearch(b *testing.B) {
 	for _, c := range [][2]string{
 		{"register", "2r1w"}, {"register-buggy", "2r1w"}, {"adr", "2r1w"}, {"adr-buggy", "2r1w"},
