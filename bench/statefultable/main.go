@@ -31,6 +31,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -115,8 +116,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !*quiet {
 		m.progress = stderr
 	}
-	fmt.Fprintf(stdout, "<!-- go run ./bench/statefultable %s (pairs %d, %d under 0.1 s; stateless dpor interrupted after %v); %s -->\n\n",
-		strings.Join(args, " "), *n, *smallN, *limit, time.Now().UTC().Format("2006-01-02"))
+	start, err := m.startup(context.Background())
+	if err != nil {
+		fmt.Fprintf(stderr, "statefultable: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "<!-- go run ./bench/statefultable %s (pairs %d, %d under 0.1 s; stateless dpor interrupted after %v); `ravel list` %.1f ms of CPU (start-up, median of %d); %d CPUs; %s -->\n\n",
+		strings.Join(args, " "), *n, *smallN, *limit, 1000*start, startupRuns, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintln(stdout, header)
 	bad := false
 	for _, c := range cfgs {

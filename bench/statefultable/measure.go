@@ -97,6 +97,30 @@ func (m *measurer) once(ctx context.Context, args []string, limit time.Duration)
 	return measured{r, (st.UserTime() + st.SystemTime()).Seconds()}, nil
 }
 
+// startupRuns is how many runs of `ravel list` startup takes the median of.
+const startupRuns = 5
+
+// startup returns the median CPU of `ravel list` over startupRuns runs after one
+// warm-up: what a process costs before it searches. The table prints it because it
+// decides how close to 1 the smallest runs' ratios are pulled: about 30 ms on the VM of
+// the nineteenth round's table, 3 ms on the twentieth's.
+func (m *measurer) startup(ctx context.Context) (float64, error) {
+	var cpus []float64
+	for i := range startupRuns + 1 {
+		cmd := exec.CommandContext(ctx, m.ravel, "list")
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Run(); err != nil {
+			return 0, fmt.Errorf("%s list: %v: %s", m.ravel, err, bytes.TrimSpace(errb.Bytes()))
+		}
+		if i > 0 {
+			st := cmd.ProcessState
+			cpus = append(cpus, (st.UserTime() + st.SystemTime()).Seconds())
+		}
+	}
+	return median(cpus), nil
+}
+
 // measure runs one configuration: stateless dpor once, then a warm-up of each cached
 // search and m.pairs pairs, dpor+c first.
 func (m *measurer) measure(ctx context.Context, c config) (*row, error) {

@@ -26,6 +26,14 @@ func TestMain(m *testing.M) {
 }
 
 func fakeRavel(mode string, args []string) int {
+	if len(args) > 0 && args[0] == "list" {
+		if mode == "nolist" {
+			os.Stderr.WriteString("ravel: unknown command \"list\"\n")
+			return 2
+		}
+		os.Stdout.WriteString("register  3 agents\n")
+		return 0 // not counted: the counter counts the table's check runs
+	}
 	strategy, caching := "", ""
 	for i := 0; i+1 < len(args); i++ {
 		switch args[i] {
@@ -125,6 +133,10 @@ func TestTableRows(t *testing.T) {
 			1, "| — | — |", "counts differ from one run to the next"},
 		{"stateless dpor interrupted", "slow", []string{"-n", "1", "-configs", "abd/1w1r", "-stateless-limit", "200ms"},
 			0, "| > 123,456 | > 0.", ""},
+		{"start-up in the header", "agree", []string{"-n", "1", "-configs", "abd/1w1r"},
+			0, " ms of CPU (start-up, median of 5); ", ""},
+		{"a ravel without list", "nolist", []string{"-n", "1", "-configs", "abd/1w1r"},
+			2, "", "list: exit status 2: ravel: unknown command"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runFake(t, tc.mode, tc.args...)
