@@ -67,9 +67,9 @@ const goHeapLimit = 48 << 20
 // the graph (abd 1w2r, 353,771 states: 66 MB peak against 42 MB at the default). A small
 // one is not: at the default GOGC the heap goal sat at the runtime's 4 MiB floor, and
 // chord 2r2w (7,985 states) collected three times where exhaustive search, at GOGC 400,
-// did not collect at all; the collector cost it a fifth of its CPU (whole process, 40
-// alternating pairs, GOGC 400 against the default: 0.80; register 2r2w 0.89, paxos 2r2w
-// 0.86, leader 1w1r 0.94, abd 1w2r 0.97).
+// did not collect at all; the collector cost it a fifth of its CPU (whole process, GOGC
+// 400 against the default in alternating pairs: chord 2r2w 0.80 over 40; register 2r2w
+// 0.89, paxos 2r2w 0.86, leader 1w1r 0.94, abd 1w2r 0.97 over 6).
 //
 // It returns what puts the collector back as it was: Run is also called in process (by
 // tests and benchmarks), where one run's settings must not become the next one's.
@@ -93,9 +93,10 @@ func tuneCollector(opts explorer.Options) (restore func()) {
 }
 
 // graphBallast is the live heap from which stateful DPOR's graph is ballast enough
-// (tuneCollector): a third of goHeapLimit, where the heap goal at goGCPercent has
-// reached the limit, so the collector's allowance shrinks from there until the switch.
-// A variable for the test that watches a switch.
+// (tuneCollector): a third of goHeapLimit. Past a fifth of the limit the heap goal at
+// goGCPercent is the limit itself, so the collector's allowance shrinks as the graph
+// grows, until the switch gives it the live heap again (the default GOGC's goal, twice
+// the live heap, is then 32 MiB). A variable for the test that watches a switch.
 var graphBallast = uint64(goHeapLimit / 3)
 
 // collectorTuning is what tuneCollector changed and what puts it back.
