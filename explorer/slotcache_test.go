@@ -96,22 +96,19 @@ func TestSlotCacheKeepsNoZeroKey(t *testing.T) {
 // TestNewSlotsAreEmpty: the slots newSlots writes to map its pages are left empty, for
 // slots smaller than a page, a page's divisor and larger than a page.
 func TestNewSlotsAreEmpty(t *testing.T) {
-	check := func(name string, n int, empty func(i int) bool, length int) {
-		t.Run(name, func(t *testing.T) {
-			if length != n {
-				t.Fatalf("%d slots, want %d", length, n)
-			}
-			for i := range n {
-				if !empty(i) {
-					t.Fatalf("slot %d of %d not empty", i, n)
-				}
-			}
-		})
+	t.Run("step outcomes", func(t *testing.T) { checkNewSlots[stepOut](t, 1<<12) })
+	t.Run("words", func(t *testing.T) { checkNewSlots[uint64](t, 1<<10) })
+	t.Run("larger than a page", func(t *testing.T) { checkNewSlots[[pageBytes]byte](t, 3) })
+}
+
+func checkNewSlots[V comparable](t *testing.T, n int) {
+	s := newSlots[V](n)
+	if len(s) != n {
+		t.Fatalf("%d slots, want %d", len(s), n)
 	}
-	small := newSlots[stepOut](1 << 12)
-	check("step outcomes", 1<<12, func(i int) bool { return small[i] == cacheSlot[stepOut]{} }, len(small))
-	words := newSlots[uint64](1 << 10)
-	check("words", 1<<10, func(i int) bool { return words[i] == cacheSlot[uint64]{} }, len(words))
-	big := newSlots[[pageBytes]byte](3)
-	check("larger than a page", 3, func(i int) bool { return big[i] == cacheSlot[[pageBytes]byte]{} }, len(big))
+	for i := range s {
+		if s[i] != (cacheSlot[V]{}) {
+			t.Fatalf("slot %d of %d not empty", i, n)
+		}
+	}
 }

@@ -93,9 +93,12 @@ func (m *measurer) once(ctx context.Context, args []string, limit time.Duration)
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		return measured{}, fmt.Errorf("%s %v: reading its report: %v", m.ravel, args, err)
 	}
-	st := cmd.ProcessState
-	return measured{r, (st.UserTime() + st.SystemTime()).Seconds()}, nil
+	return measured{r, cpuOf(cmd.ProcessState)}, nil
 }
+
+// cpuOf is a finished process's CPU in seconds, user and system, as the operating
+// system counts it.
+func cpuOf(st *os.ProcessState) float64 { return (st.UserTime() + st.SystemTime()).Seconds() }
 
 // startupRuns is how many runs of `ravel list` startup takes the median of.
 const startupRuns = 5
@@ -114,8 +117,7 @@ func (m *measurer) startup(ctx context.Context) (float64, error) {
 			return 0, fmt.Errorf("%s list: %v: %s", m.ravel, err, bytes.TrimSpace(errb.Bytes()))
 		}
 		if i > 0 {
-			st := cmd.ProcessState
-			cpus = append(cpus, (st.UserTime() + st.SystemTime()).Seconds())
+			cpus = append(cpus, cpuOf(cmd.ProcessState))
 		}
 	}
 	return median(cpus), nil
