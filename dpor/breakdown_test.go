@@ -28,7 +28,7 @@ func (d *distinctStates) Arrive(p dpor.Path) {
 // shipped systems, what its sleep sets save (the states and steps of the search without
 // them; "again": states explored again under a smaller sleep set), and how much the dependence relations allow: the states stateless
 // source DPOR (with sleep sets) reaches, under history and under actor. It prints a
-// table for docs/strategies.md and asserts only that the counts add up. Run with
+// table for docs/stateful-dpor-history.md and asserts only that the counts add up. Run with
 //
 //	RAVEL_BREAKDOWN=1 go test -run TestStatefulBreakdown -v ./dpor/
 //

@@ -429,7 +429,7 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 // sameSum returns the summary of a state some member's edge leads to when it equals b,
 // or −1: such a summary needs no hashing. It is seldom there: a state's own steps are
 // rarely reachable from its successors, since a message is delivered once (on abd
-// 1w2r-seq and register 2r2w it never was; docs/strategies.md).
+// 1w2r-seq and register 2r2w it never was; docs/stateful-dpor-history.md).
 func (g *Graph) sameSum(members []int32, b Bits) int32 {
 	for _, m := range members {
 		for e := g.op(g.st(m)).first; e >= 0; e = g.edges[e].next {

@@ -4,7 +4,7 @@ import "math/bits"
 
 // Which event a node starts with. Source DPOR explores one event of a new state first
 // and adds the others only where races ask for them; stateful DPOR's states depend on
-// that first choice (docs/strategies.md, "Which targets hold": over orders drawn at
+// that first choice (docs/stateful-dpor-history.md, "Which targets hold": over orders drawn at
 // random, gossip rw visits 0.43 to 0.58 of exhaustive search's states).
 //
 // The choice that keeps races fewest is an actor whose enabled events form a persistent

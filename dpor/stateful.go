@@ -38,7 +38,7 @@ import (
 //     (A finer rule that took the candidates edge by edge from s was withdrawn when it
 //     lost histories on random cyclic system 58 of internal/randsys; the cause was the
 //     fingerprint's blindness to FIFO order, since fixed. Ported back it saved 5–6% of
-//     the states for 1.4 times the CPU: docs/strategies.md.)
+//     the states for 1.4 times the CPU: docs/stateful-dpor-history.md.)
 //
 // Sleep sets are on, as in source DPOR: a node explores first an event not asleep, and an
 // event asleep is not explored. A sleep set depends on the path, not only on the state,

@@ -20,7 +20,7 @@ import (
 )
 
 // The fewest states any search must visit: a lower bound for the half-states target of
-// stateful DPOR (docs/strategies.md, "Which targets hold"). A search that finds every
+// stateful DPOR (docs/strategies.md, "Where it falls short"). A search that finds every
 // canonical history must reach, for each, a final state that has it, through states it
 // visits; the states it visits therefore hold a tree rooted at the initial state that
 // reaches one final state of every canonical history. The smallest such tree is a

@@ -12,7 +12,7 @@ import (
 )
 
 // TestStatefulDPORStatesByOrder measures how many states stateful DPOR visits on the
-// four three-agent configurations above half of exhaustive search's (docs/strategies.md,
+// four three-agent configurations above half of exhaustive search's (docs/stateful-dpor-history.md,
 // "Which targets hold") when each state's enabled events come in an order drawn at
 // random (shuffled), and checks that every order finds exhaustive search's canonical
 // histories. A measurement, not in CI: run with

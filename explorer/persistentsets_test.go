@@ -14,7 +14,8 @@ import (
 // search's stack is expanded fully (the stack proviso, for cycles). It is no algorithm
 // Ravel could run — persistence is judged on exhaustive search's graph — but it says how
 // far the relation lets a search that chooses well go, where stateful DPOR is above half
-// of exhaustive search's states (docs/strategies.md, "Which targets hold").
+// of exhaustive search's states (docs/strategies.md, "Where it falls short of issue
+// 13's targets").
 
 // persistentSearch returns the states the search above visits on g, and how many of g's
 // final states it reaches.

@@ -38,8 +38,8 @@ func TestStatefulDPORReachesEveryFinalStateWakingAlways(t *testing.T) {
 // TestStatefulDPORStartsWithAQuietActor checks what the rule is for: on these
 // configurations starting each new state with a quiet actor's event visits fewer states
 // than starting with the oldest event, and on gossip rw it takes stateful DPOR from more
-// than half of exhaustive search's states to at most half (docs/strategies.md, "The
-// first event of a state"). Every order finds exhaustive search's canonical histories.
+// than half of exhaustive search's states to at most half (docs/stateful-dpor-history.md,
+// "The first event of a state"). Every order finds exhaustive search's canonical histories.
 func TestStatefulDPORStartsWithAQuietActor(t *testing.T) {
 	for _, tc := range []struct {
 		name string

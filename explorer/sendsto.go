@@ -58,8 +58,9 @@ func (e *engine) SendsTo(k int) uint64 {
 // make their sends a habit, and one that sends otherwise ends it, even once formed. With
 // 4, and habits never ended, abd 1w2r-seq visited 87,065 states instead of 56,258 (its
 // replies depend on the replica's state); with 8 and never ended, adr 2r1w and 2r2w and
-// abd 1w2r visited 2.3–2.7% more. As it is, the 35 configurations of docs/strategies.md's
-// table visit the states the exact answers give, 29 exactly and 6 within 0.1%.
+// abd 1w2r visited 2.3–2.7% more. As it is, the 35 configurations of the seventeenth
+// round's table (docs/stateful-dpor-history.md) visit the states the exact answers give,
+// 29 exactly and 6 within 0.1%.
 const habitTrusted = 8
 
 // sendsHabit is what the deliveries of one content to one actor have sent, of those

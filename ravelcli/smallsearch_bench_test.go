@@ -8,7 +8,7 @@ import (
 // BenchmarkCheckSmallSearch times `ravel check` in one process on the twelve shipped
 // configurations of a few hundred to a few thousand states, where a whole run is mostly
 // the process's start-up: exhaustive search and stateful DPOR, both with caching, side
-// by side, without that start-up (docs/strategies.md, "Fewer checks").
+// by side, without that start-up (docs/stateful-dpor-history.md, "Fewer checks").
 //
 // Run it with GOGC set (GOGC=400, and GOGC=100 for what a test using raveltest sees):
 // without it each run gets the collector settings `ravel check` gives it (tuneCollector:
