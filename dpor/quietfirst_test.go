@@ -143,3 +143,45 @@ func TestWakingAlwaysAndNever(t *testing.T) {
 		})
 	}
 }
+
+// TestRaceFirstStepLeavesOutWokenEvents checks firstNotAfter (stateful.go): the first
+// step of the path after a race's step i that does not happen after it, leaving out a
+// step whose event was asleep at i's node (woken below it by the quiet actor's rule) and
+// the steps after that one.
+func TestRaceFirstStepLeavesOutWokenEvents(t *testing.T) {
+	ev := func(id uint64) Event { return Event{ID: id, Kind: Message} }
+	step := func(id uint64, before ...int) StepInfo {
+		si := StepInfo{Event: ev(id)}
+		for _, b := range before {
+			si.Before.Add(b)
+		}
+		return si
+	}
+	const a, w, b, c, x = 1, 2, 3, 4, 5
+	for _, tc := range []struct {
+		name   string
+		asleep bool       // w asleep at node 0
+		steps  []StepInfo // the steps of nodes 1.. (node 0's is a)
+		want   int
+	}{
+		{"w not asleep: the first step not after a", false, []StepInfo{step(w), step(c, 1), step(b)}, 1},
+		{"w asleep: it and c, sent by it, left out", true, []StepInfo{step(w), step(c, 1), step(b)}, 3},
+		{"a step after a is not the first", true, []StepInfo{step(x, 0), step(b)}, 2},
+		{"every step left out or after a", true, []StepInfo{step(w), step(c, 1), step(x, 0)}, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nodes := []Node{{Enabled: []Event{ev(a), ev(w), ev(b)}, Tried: []StepInfo{step(a)}}}
+			if tc.asleep {
+				nodes[0].Sleep.Add(1)
+			}
+			for _, st := range tc.steps {
+				nodes = append(nodes, Node{Enabled: []Event{st.Event}, Tried: []StepInfo{st}})
+			}
+			nodes = append(nodes, Node{}) // the revisited state
+			s := StatefulDPOR(History()).(*stateful)
+			if got := s.firstNotAfter(nodes, 0, len(nodes)-1); got != tc.want {
+				t.Errorf("first step not after step 0: %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

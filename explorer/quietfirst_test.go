@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/internal/randsys"
 )
 
 // TestStatefulDPORReachesEveryFinalStateWhateverItStartsWith is the trace-level oracle
@@ -33,6 +34,15 @@ func TestStatefulDPORReachesEveryFinalStateWakingAlways(t *testing.T) {
 	finalsStrategy = func() dpor.Strategy { return dpor.StatefulDPORWakingAlways(dpor.History()) }
 	defer func() { sendsHook, finalsStrategy = nil, shipped }()
 	compareFinalStates(t, someOracleSystems(t), nil, 60)
+}
+
+// TestStatefulDPORReachesEveryFinalStatePastWokenEvents is the trace-level oracle on
+// random cyclic system 1795, where a quiet actor's woken event was the first step after
+// a race that did not happen after it, at a node where that event was asleep: the race's
+// reversal then went to an event the node does not explore, and 6 of the 504 final
+// states were lost (twenty-first round; dpor's firstNotAfter).
+func TestStatefulDPORReachesEveryFinalStatePastWokenEvents(t *testing.T) {
+	compareFinalStates(t, []oracleSystem{{"cyclic-1795", randsys.NewCyclic(1795), false}}, nil, 1)
 }
 
 // TestStatefulDPORStartsWithAQuietActor checks what the rule is for: on these
