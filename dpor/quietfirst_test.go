@@ -28,8 +28,9 @@ func (p *sendsPath) Next(k int) *StepInfo {
 }
 
 // TestFirstEventIsAQuietActors checks the rule of quietfirst.go: a new state starts with
-// the first awake event of the quiet actor (one no enabled event at another actor sends
-// to) with fewest enabled events, else with its first awake event.
+// an awake event of the quiet actor (one no enabled event at another actor sends to) with
+// fewest enabled events, else of any actor: the one whose step sends to the most actors,
+// the first among equals.
 func TestFirstEventIsAQuietActors(t *testing.T) {
 	to := func(actors ...model.ID) []Event {
 		evs := make([]Event, len(actors))
@@ -62,7 +63,11 @@ func TestFirstEventIsAQuietActors(t *testing.T) {
 		{"both quiet: fewest enabled first", to(0, 0, 1), []uint64{0, 0, 0}, nil, true, 2, true, nil, nil, false},
 		{"both quiet, as many: the lower actor", to(1, 0), []uint64{0, 0}, nil, true, 1, true, nil, nil, false},
 		{"a send to oneself does not count", to(0, 0, 1), []uint64{0, 0, bit(1)}, nil, true, 2, true, nil, nil, false},
-		{"none quiet: the first awake", to(0, 1), []uint64{bit(1), bit(0)}, nil, true, 0, true, nil, nil, false},
+		{"none quiet, as loud: the first awake", to(0, 1), []uint64{bit(1), bit(0)}, nil, true, 0, true, nil, nil, false},
+		{"none quiet: the loudest awake", to(0, 1, 2), []uint64{bit(1), bit(0, 2), bit(0)}, nil, true, 1, true, nil, nil, false},
+		{"the quiet actor's loudest event", to(0, 0, 1, 1, 1), []uint64{bit(2), bit(2, 3), 0, 0, 0}, nil, true, 1, true, nil, nil, false},
+		{"the quiet actor's events as loud: the first", to(0, 0, 1, 1, 1), []uint64{bit(2), bit(3), 0, 0, 0}, nil, true, 0, true, nil, nil, false},
+		{"the quiet actor's loudest awake event", to(0, 0, 1, 1, 1), []uint64{bit(2), bit(2, 3), 0, 0, 0}, []int{1}, true, 0, true, nil, nil, false},
 		{"the quiet actor's first awake event", to(0, 1, 1), []uint64{bit(2), bit(0), 0}, []int{1}, true, 2, true, nil, nil, false},
 		{"an asleep actor is not chosen", to(0, 1, 1, 2, 2), []uint64{0, 0, 0, 0, 0}, []int{0}, true, 1, true, nil, nil, false},
 		{"every event asleep", to(0, 1), []uint64{0, 0}, []int{0, 1}, true, -1, false, nil, nil, false},
@@ -75,6 +80,7 @@ func TestFirstEventIsAQuietActors(t *testing.T) {
 		{"an asleep actor that is sent to is not woken", to(0, 1, 1), []uint64{0, bit(0), 0}, []int{0}, true, 1, true, []int{0}, nil, false},
 		{"one actor awake, the other quiet and asleep", to(0, 1), []uint64{0, 0}, []int{0}, true, 0, true, []int{0}, nil, true},
 		{"asleep, not quiet, and no awake actor quiet: the first awake", to(0, 1), []uint64{bit(1), bit(0)}, []int{0}, true, 1, true, []int{0}, nil, false},
+		{"the quiet actor asleep, not woken: the loudest awake", to(0, 1, 2), []uint64{0, bit(2), bit(1, 3)}, []int{0}, true, 2, true, nil, nil, false},
 		{"a state not explored: none woken", to(0, 1, 1), []uint64{0, 0, 0}, []int{0}, false, 1, false, []int{0}, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

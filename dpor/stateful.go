@@ -167,8 +167,10 @@ type stateful struct {
 	staticSleep bool                  // sleep sets by the relation alone (StatefulDPORStaticSleep)
 	oldestFirst bool                  // nodes start with their oldest event (StatefulDPOROldestFirst)
 	noWake      bool                  // no sleeping event is woken (StatefulDPORWithoutWaking)
+	firstAwake  bool                  // the first awake event, not the loudest (StatefulDPORFirstAwake)
 	wakeAlways  bool                  // whatever state it leads to (StatefulDPORWakingAlways)
 	woken       int                   // the event firstEvent woke at the top node, or −1
+	sends       []uint64              // firstEvent's scratch: what each enabled event sends to
 	skipped     Set                   // firstNotAfter's scratch: the path's steps it leaves out
 	csTries     map[[2]int32][2]int32 // by class pair: meetings asked about, and how many commuted
 	faults      bool                  // the system has fault events (statefulfaults.go)
