@@ -22,7 +22,8 @@ import "math/bits"
 // on the leader-based register it takes 1rw from 0.523 of exhaustive search's states to
 // 0.496, and 1w1r from 0.246 to 0.213; abd 1w2r from 0.152 to 0.133 (twenty-first round,
 // docs/strategies.md); no configuration of the table takes more than two states more
-// (three, of under 300 states, do). Why is not established; the order never changes what is found.
+// (three, of under 300 states, do). Why is not established; the order never changes
+// what is found.
 
 // A quiet actor whose every event is asleep is as likely a persistent set: its events
 // were explored above, and nothing since has disturbed them. Sleep sets forbid starting
@@ -44,7 +45,9 @@ import "math/bits"
 // when all of its events are asleep, with its first event, woken (s.woken), if that leads
 // to a state visited before; else the node starts as with the quiet actors that have an
 // event awake. When none of those is quiet, it starts with the loudest awake event of
-// any actor; without explore, or under faults, with its first awake event.
+// any actor. Otherwise (a state not to be explored, fault events, an event that is not a
+// delivery to an actor, fewer than two actors with an enabled event) it starts with its
+// first awake event.
 func (s *stateful) firstEvent(p Path, top *Node, explore bool) int {
 	s.woken = -1
 	first := -1
