@@ -173,13 +173,16 @@ func TestStatefulDPORReachesEveryFinalStateInShuffledOrders(t *testing.T) {
 
 // someOracleSystems is the part of traceOracleSystems that the oracles which change the
 // search's choices run on: the shipped systems but the two largest (leader 1w1r, abd
-// 1w2r-seq: seconds each), and the first 30 random systems, acyclic and cyclic.
+// 1w2r-seq: seconds each), and the first 30 random systems, acyclic and cyclic — or,
+// with RAVEL_STATEFUL_SEEDS, every random system it names, so that a sweep for a
+// counterexample covers these oracles too.
 func someOracleSystems(t *testing.T) []oracleSystem {
 	t.Helper()
 	var some []oracleSystem
+	swept := os.Getenv("RAVEL_STATEFUL_SEEDS") != ""
 	for _, s := range traceOracleSystems(t) {
 		large := s.name == "leader/1w1r" || s.name == "abd/1w2r-seq"
-		if (s.shipped && !large) || randSeed(s.name) < 30 {
+		if (s.shipped && !large) || (!s.shipped && (swept || randSeed(s.name) < 30)) {
 			some = append(some, s)
 		}
 	}
