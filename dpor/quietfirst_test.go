@@ -191,3 +191,57 @@ func TestRaceFirstStepLeavesOutWokenEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestRaceReversalLeavesOutWokenEvents checks source DPOR's race rule (source.races) at
+// a node where an event is asleep: an initial of the reversal notdep(e)·d that is asleep
+// at e's node and is not d itself was woken below the node by the quiet actor's rule
+// (under sleep sets alone a sleeping event runs below the node only after a dependent
+// step, which would put that step before it or after e). It neither stands for the
+// reversal nor makes the race handled when the node's backtrack set already holds it,
+// as in firstNotAfter; d asleep there is the sleep set's own case, covered by the
+// schedules explored before.
+func TestRaceReversalLeavesOutWokenEvents(t *testing.T) {
+	// a, w, y and d go to actors 1, 2, 3 and 1: under the actor relation only a and d
+	// are dependent, so w and y are not after a, and the reversal of (a, d) is w·y·d
+	// (or y·d) with every step an initial.
+	ev := func(id uint64, to int) Event { return Event{ID: id, Kind: Message, To: model.ID(to), Parent: -1} }
+	a, w, y, d := ev(1, 1), ev(2, 2), ev(3, 3), ev(4, 1)
+	const ka, kw, ky, kd = 0, 1, 2, 3 // their places in node 0's Enabled
+	for _, tc := range []struct {
+		name      string
+		path      []Event // the steps after a
+		asleep    []int   // asleep at node 0
+		backtrack []int   // node 0's backtrack set before the race
+		want      []int   // after
+	}{
+		{"nothing asleep: the first initial", []Event{w, d}, nil, []int{ka}, []int{ka, kw}},
+		{"an initial to be explored: handled", []Event{w, d}, nil, []int{ka, kw}, []int{ka, kw}},
+		{"woken w: d instead", []Event{w, d}, []int{kw}, []int{ka}, []int{ka, kd}},
+		{"woken w in the backtrack set: not handled", []Event{w, d}, []int{kw}, []int{ka, kw}, []int{ka, kw, kd}},
+		{"woken w: the next initial", []Event{w, y, d}, []int{kw}, []int{ka, kw}, []int{ka, kw, ky}},
+		{"d asleep: covered", []Event{w, d}, []int{kw, kd}, []int{ka, kd}, []int{ka, kd}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nodes := []Node{{Enabled: []Event{a, w, y, d}, Tried: []StepInfo{{Event: a}}}}
+			for _, k := range tc.asleep {
+				nodes[0].Sleep.Add(k)
+			}
+			for _, k := range tc.backtrack {
+				nodes[0].Backtrack.Add(k)
+			}
+			for _, e := range tc.path {
+				nodes = append(nodes, Node{Enabled: []Event{e}, Tried: []StepInfo{{Event: e}}})
+			}
+			s := &source{dep: Actor()}
+			for i := range tc.path {
+				s.before(nodes, i+1)
+			}
+			s.races(nodes, len(tc.path))
+			var got []int
+			nodes[0].Backtrack.Each(func(k int) { got = append(got, k) })
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("node 0's backtrack set %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

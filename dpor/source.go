@@ -142,6 +142,14 @@ func (s *source) before(nodes []Node, d int) {
 // did not lead to its message, with no step between them that happens after e and before
 // d. For each, it makes sure that from the state before e some first step of
 // notdep(e)·d — the steps after e that do not happen after it, then d — is explored.
+//
+// An initial other than d that is asleep at e's node is left out, as firstNotAfter
+// (stateful.go) leaves it out: under sleep sets such an event runs below the node only
+// after a dependent step woke it, which puts it after that step and so after e or after
+// an earlier initial; so it was woken by the stateful variant's quiet actor's rule
+// (quietfirst.go), and neither stands for the reversal nor, when an earlier race put it
+// in the node's backtrack set, makes the race handled. d asleep there is the sleep set's
+// own case: the schedules starting with it were explored before.
 func (s *source) races(nodes []Node, d int) {
 	pd := nodes[d].Step()
 	var buf [2][32]int // initials' scratch, on the stack for paths of up to 32 steps
@@ -168,8 +176,8 @@ func (s *source) races(nodes []Node, d int) {
 		chosen := -1
 		for _, x := range initials(nodes, e, d, buf[0][:0], buf[1][:0]) {
 			k := pre.Find(nodes[x].Step().Event.ID)
-			if k < 0 {
-				continue
+			if k < 0 || (x != d && pre.Sleep.Has(k)) {
+				continue // gone, or woken below e's node
 			}
 			if pre.Backtrack.Has(k) {
 				chosen = -2 // already to be explored
