@@ -365,10 +365,9 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 		return // summarized
 	}
 	o := g.opening(st) // it has one: Arrive gave it
-	if o.pend || (o.depth >= 0 && o.depth < int32(len(path)-1) && path[o.depth] == k) {
-		// Explored again (sleepcache.go) while its component is still open — left
-		// before, and on the pending stack already with its edges, or still on the
-		// path further up, where it is left later.
+	if o.depth >= 0 && o.depth < int32(len(path)-1) && path[o.depth] == k {
+		// Explored again (sleepcache.go) while still on the path further up, where it
+		// is left later, with the edges this exploration added.
 		return
 	}
 	low := o.idx
@@ -384,6 +383,17 @@ func (g *Graph) leave(path []int32, pendAt, edgeAt int) {
 		default:
 			low = min(low, wo.low)
 		}
+	}
+	if o.pend {
+		// Explored again while its component is still open: left before, and on the
+		// pending stack already. The edges this exploration added may reach a state
+		// further up the path than its component's root, which its low must say: the
+		// states above it take their low from it, and a state taken for a root too
+		// early would be summarized without what the edges reach, and would drop the
+		// edges that states further up hold, left dangling (random cyclic system
+		// 1085, TestGraphComponentOfAStateExploredAgain).
+		o.low = min(o.low, low)
+		return
 	}
 	o.low = low
 	if low < o.idx {
