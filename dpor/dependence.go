@@ -18,8 +18,11 @@ func Actor() Dependence { return actorDep{} }
 
 // History is Ravel's default: the same receiver, or one step records a response and the
 // other an invocation (their order decides whether the two operations overlap), or both
-// answer the same request (the first answer is the one the client takes). Under it every
-// reduction in this package keeps every canonical history.
+// answer the same request (the first answer is the one the client takes). Under it DPOR,
+// optimal DPOR and stateful DPOR keep every canonical history; TransDPOR, IRed and
+// LiViola are heuristics and may not. What a step returns and answers is what it did, and
+// it moves with the order of the deliveries at its receiver: the strategies allow for
+// that where they trust a sleep set (source.moves, seq.covers).
 func History() Dependence { return historyDep{} }
 
 // Key is LiViola's: the same receiver and the same key — a message whose key is unknown

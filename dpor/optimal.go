@@ -18,7 +18,10 @@ package dpor
 // Where Ravel departs from the paper's model: a message is a process of one step, and two
 // messages to one actor race; the later step of such a race runs, in the reversal, in
 // another state of its receiver, where what it returns and answers (which History looks
-// at) may differ — see reversed. Two messages of one FIFO channel never race. Fault
+// at) may differ — see reversed. So may what the race's first step answers, when an
+// event at its receiver runs before it; such an event, asleep or explored before, is then
+// no cover of the reversal, nor is one that depends on that step (seq.covers). Two
+// messages of one FIFO channel never race. Fault
 // events break the paper's premise that an enabled event stays enabled until it runs
 // (a drop disables a delivery, a crash every delivery to the crashed actor), and
 // wakeup trees built on it lose histories: with faults the engine runs source-set DPOR
@@ -182,14 +185,15 @@ func (s *optimal) reverse(nodes []Node, e, d, n int) {
 		sender = nodes[p].Step().Event.ID
 	}
 	s.sq.fromPath(nodes, s.vidx, &s.last, sender, s.dep)
+	s.sq.setRace(nodes[e].Step(), nodes[d].Step(), s.dep)
 	pre := &nodes[e]
 	for i := range pre.SleepInfo {
-		if s.sq.weakInitial(&pre.SleepInfo[i], s.dep) {
+		if s.sq.covers(&pre.SleepInfo[i], s.dep) {
 			return
 		}
 	}
 	for i := range pre.Tried[:len(pre.Tried)-1] {
-		if s.sq.weakInitial(&pre.Tried[i], s.dep) {
+		if s.sq.covers(&pre.Tried[i], s.dep) {
 			return
 		}
 	}

@@ -2,6 +2,7 @@ package dpor
 
 import (
 	"math/bits"
+	"slices"
 	"unsafe"
 
 	"github.com/ravelmc/ravel/internal/words"
@@ -117,6 +118,7 @@ func (s *source) Stateful() Revisiter { return StatefulDPOR(s.dep) }
 // caching (Yang et al. 2008; see the comment at the top of stateful.go).
 func StatefulDPOR(dep Dependence) Revisiter {
 	s := &stateful{source: source{dep: dep}, g: NewGraph(), memo: summaryOnly(dep)}
+	s.slept = s
 	s.cls.depsFor = -1
 	if s.memo {
 		s.byClass = &s.cls
@@ -432,7 +434,7 @@ func (s *stateful) Revisit(p Path) {
 		// i and nothing could come before them (fgSafe): those steps. Otherwise, with
 		// them, every event that could be the first step of v not after i.
 		s.fg.Clear()
-		all := s.racersEnabled(pre, &s.fg)
+		all := s.racersEnabled(nodes, i, &s.fg)
 		pre.Backtrack.Union(&s.fg)
 		if c != nil {
 			b2 := s.backtracks(nodes)
@@ -598,22 +600,31 @@ func (s *stateful) reachable(k int32, n int) int {
 	return low
 }
 
-// racersEnabled puts in out, for the races of the step before which pre is, the racing
-// steps that were pending at pre (Flanagan and Godefroid's rule: the racing step itself),
-// and reports whether every racing step was.
-func (s *stateful) racersEnabled(pre *Node, out *Set) bool {
+// racersEnabled puts in out, for the races of step i of the path, the racing steps that
+// were pending at its node pre (Flanagan and Godefroid's rule: the racing step itself),
+// and reports whether every racing step was. A racing step asleep at pre that did there
+// what the relation looks at otherwise than it does where it races is woken, as
+// source.moves wakes one.
+func (s *stateful) racersEnabled(nodes []Node, i int, out *Set) bool {
+	pre := &nodes[i]
 	// The reachable steps of the racing classes, in order (s.racingSteps picks them).
 	for k, w := range s.reach {
 		if k >= len(s.racingSteps) {
 			break
 		}
 		for w &= s.racingSteps[k]; w != 0; w &= w - 1 {
-			c := s.g.Steps[k*64+bits.TrailingZeros64(w)].Content
+			t := &s.g.Steps[k*64+bits.TrailingZeros64(w)]
 			found := false
 			for e := range pre.Enabled {
-				if pre.Enabled[e].Content == c {
+				if pre.Enabled[e].Content == t.Content {
 					out.Add(e)
 					found = true
+					if pre.Sleep.Has(e) && s.dep.NeedsReturns() {
+						ret, ans, ok := s.sleptAs(nodes, i, pre.Enabled[e].ID)
+						if ok && (ret != t.Returns || !slices.Equal(ans, t.Answers)) {
+							s.wakeAt(nodes, i, e)
+						}
+					}
 				}
 			}
 			if !found {

@@ -28,6 +28,52 @@ type seq struct {
 	rem        Set
 	lastGone   bool
 	left       int
+	// first is the step whose race with last the sequence reverses (setRace); race is
+	// the same step when that race rests on what it returns or answers and last runs at
+	// another receiver: an event at its receiver, run before the sequence, may change
+	// what it does there, so that the race is not there to reverse (moves).
+	first, race *StepInfo
+}
+
+// setRace records e, the step whose race with d the sequence reverses, in s.first, and
+// in s.race when that race rests on what e returns or answers under dep, at a receiver d
+// does not share.
+func (s *seq) setRace(e, d *StepInfo, dep Dependence) {
+	s.first, s.race = e, nil
+	if dep.NeedsReturns() && e.Event.To != d.Event.To && (e.Returns || len(e.Answers) > 0) {
+		s.race = e
+	}
+}
+
+// covers reports whether x, asleep at the state before the race or explored from it
+// before, stands for the reversal: a weak initial of the sequence (WI of the paper) —
+// and, under a relation that judges steps by what they return and answer, when x is
+// none of its steps, not dependent on the race's first step (which rules out an event
+// that moves it, at its receiver). The reversal is the sequence followed by that step;
+// an event that depends on the step comes after it in every schedule the reversal
+// stands for, so the schedules x's exploration covers, which start with x, are none of
+// them. The paper counts on the races of those schedules to reach the reversal all the
+// same; under such a relation they need not (random deferring system 1607 lost two
+// canonical histories so), since what a step returns, and so what it races with, moves
+// with the order of deliveries at its receiver.
+func (s *seq) covers(x *StepInfo, dep Dependence) bool {
+	if j := s.find(x.Event.ID); j >= 0 {
+		return s.initial(j)
+	}
+	if !s.independent(x, dep) {
+		return false
+	}
+	return !dep.NeedsReturns() || !dep.Dependent(x, s.first)
+}
+
+// moves reports whether x, an event not in the sequence, runs at the receiver of the
+// step whose race the sequence reverses, where that race rests on what the step does
+// (setRace): the step, run after x, may not race at all, so the schedules that start
+// with x cover no reversal of the race — a branch of a wakeup tree holding x does not
+// stand for the sequence (insert). What a step returns is decided by its receiver's
+// state, which an event delivered there before it changes.
+func (s *seq) moves(x *StepInfo) bool {
+	return s.race != nil && x.Event.To == s.race.Event.To
 }
 
 // fromPath makes s the sequence of the steps of the path at the indices idx, then last,
@@ -111,15 +157,6 @@ func (s *seq) independent(x *StepInfo, dep Dependence) bool {
 	return true
 }
 
-// weakInitial reports whether x is a weak initial of what is left (WI of the paper):
-// an initial of it, or independent of all of it.
-func (s *seq) weakInitial(x *StepInfo, dep Dependence) bool {
-	if j := s.find(x.Event.ID); j >= 0 {
-		return s.initial(j)
-	}
-	return s.independent(x, dep)
-}
-
 // insert adds the sequence s to the wakeup tree under root (insert[E](w, B) of the
 // paper): it follows, from the root, the first child whose event is a weak initial of
 // what is left of s, removing it from s when it is one of its events. Reaching a leaf
@@ -145,7 +182,7 @@ func (s *seq) insert(root *wnode, dep Dependence) bool {
 				}
 				continue
 			}
-			if s.independent(&c.info, dep) {
+			if s.independent(&c.info, dep) && !s.moves(&c.info) {
 				next = c
 				break
 			}

@@ -132,6 +132,14 @@ func traceOracleSystems(t *testing.T) []oracleSystem {
 		sysName, harness, _ := strings.Cut(name, "/")
 		all = append(all, oracleSystem{name, shippedWith(t, sysName, harness, model.Faults{}), true})
 	}
+	// Last, so that the drawn orders of the systems before them (InShuffledOrders, by
+	// place in the list) stay as they were: random systems whose reads, arriving before
+	// any value, pass on once to a peer — a response that moves with the order of
+	// deliveries at one actor (movingresponse_test.go).
+	for seed := lo; seed < hi; seed++ {
+		s := randsys.NewDeferring(seed)
+		all = append(all, oracleSystem{s.Name, s, false})
+	}
 	return all
 }
 

@@ -17,9 +17,10 @@ import (
 
 // Hop carries a request along its route.
 type Hop struct {
-	Req   model.RequestID
-	Input specs.RegisterInput
-	Left  int
+	Req      model.RequestID
+	Input    specs.RegisterInput
+	Left     int
+	Deferred bool // passed on once already by a Defer rule
 }
 
 // Gossip tells an actor a value.
@@ -39,6 +40,10 @@ type rule struct {
 	Gossip bool
 	Next   int  // which peer to forward to (index into peers)
 	Bounce bool // a read passes on, unchanged, while the actor holds no value: a loop
+	// Defer: a read that has not been deferred passes on once, to the next peer, while
+	// the actor holds no value; that peer answers it from what it holds. Whether the
+	// actor answers then depends on whether a write or a gossip reached it first.
+	Defer bool
 }
 
 // Node is an actor of a random protocol.
@@ -98,6 +103,11 @@ func (n *Node) handle(ctx *model.Ctx, h Hop) {
 		ctx.Send(ctx.Peers()[r.Next%len(ctx.Peers())], h)
 		return
 	}
+	if r.Defer && !h.Input.Write && !h.Deferred && n.Val == 0 && len(ctx.Peers()) > 0 {
+		h.Deferred, h.Left = true, 0
+		ctx.Send(ctx.Peers()[(r.Next+1)%len(ctx.Peers())], h)
+		return
+	}
 	if h.Input.Write {
 		if n.fails(h.Input.Value) {
 			ctx.Fail(fmt.Sprintf("value %d arrived while holding %d", h.Input.Value, n.Val))
@@ -128,6 +138,22 @@ func New(seed uint64) model.System { return genSystem(seed, false) }
 // actors until one holds a value, and an actor pings a peer on a timer it re-arms until
 // it holds one.
 func NewCyclic(seed uint64) model.System { return genSystem(seed, true) }
+
+// NewDeferring builds the system of seed, acyclic, with New's actors but for their reads,
+// which each actor defers (Defer) with probability one half: a read arriving before any
+// value passes on to a peer, which answers it. Whether a delivery answers a client then
+// depends on what its receiver got before it — a response that moves with the order of
+// deliveries at one actor, which the history relation judges steps by.
+func NewDeferring(seed uint64) model.System {
+	sys := genSystem(seed, false)
+	rng := rand.New(rand.NewPCG(seed, 0xdefe))
+	for _, a := range sys.Actors {
+		nd := a.(*Node)
+		nd.Rules[0].Defer = rng.IntN(2) == 0
+	}
+	sys.Name = fmt.Sprintf("deferring-%d", seed)
+	return sys
+}
 
 // NewFailing builds the system of seed, acyclic for even seeds and cyclic for odd ones,
 // with an actor that fails (ctx.Fail) when a given value reaches it while it holds
