@@ -87,8 +87,8 @@ type oracleSystem struct {
 }
 
 // traceOracleSystems returns the random protocols of the canonical-history oracle
-// (acyclic and cyclic, internal/randsys) and the smaller configurations of the shipped
-// systems.
+// (acyclic and cyclic, internal/randsys), the smaller configurations of the shipped
+// systems, and random deferring protocols (internal/randsys.NewDeferring).
 func traceOracleSystems(t *testing.T) []oracleSystem {
 	t.Helper()
 	var all []oracleSystem
@@ -174,16 +174,17 @@ func TestStatefulDPORReachesEveryFinalStateNewestFirst(t *testing.T) {
 // through and which it reaches again — on gossip rw from 0.43 to 0.58 of exhaustive
 // search's states over 60 orders (TestStatefulDPORStatesByOrder) — but not which final
 // states it reaches. The shipped systems of the oracle but its two largest (leader
-// 1w1r, abd 1w2r-seq: seconds each), and its first 30 random systems, acyclic and cyclic.
+// 1w1r, abd 1w2r-seq: seconds each), and its first 30 random systems, acyclic, cyclic and
+// deferring.
 func TestStatefulDPORReachesEveryFinalStateInShuffledOrders(t *testing.T) {
 	compareFinalStates(t, someOracleSystems(t), func(i int) func([]dpor.Event, []int) { return shuffled(uint64(i) + 1) }, 60)
 }
 
 // someOracleSystems is the part of traceOracleSystems that the oracles which change the
 // search's choices run on: the shipped systems but the two largest (leader 1w1r, abd
-// 1w2r-seq: seconds each), and the first 30 random systems, acyclic and cyclic — or,
-// with RAVEL_STATEFUL_SEEDS, every random system it names, so that a sweep for a
-// counterexample covers these oracles too.
+// 1w2r-seq: seconds each), and the first 30 random systems, acyclic, cyclic and
+// deferring — or, with RAVEL_STATEFUL_SEEDS, every random system it names, so that a
+// sweep for a counterexample covers these oracles too.
 func someOracleSystems(t *testing.T) []oracleSystem {
 	t.Helper()
 	var some []oracleSystem
