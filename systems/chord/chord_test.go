@@ -68,7 +68,7 @@ func TestSearch(t *testing.T) {
 		{true, 3, "2r1w", "exhaustive with state caching", cached, 97, 31, 0},
 		{true, 3, "2r1w", "dpor·history", dp, 15_254, 31, 0},
 		{false, 3, "2r1w", "exhaustive with state caching", cached, 101, 46, 16},
-		{false, 3, "2r1w", "dpor·history", dp, 13_586, 46, 16},
+		{false, 3, "2r1w", "dpor·history", dp, 14_600, 46, 16},
 	}
 	type config struct {
 		fixed   bool

@@ -47,12 +47,12 @@ func TestSearch(t *testing.T) {
 	}{
 		{false, "2r1w", "exhaustive", ex, 18_200, 29, 0, false},
 		{false, "2r1w", "exhaustive with state caching", cached, 65, 29, 0, false},
-		{false, "2r1w", "dpor·history", dp, 1_876, 29, 0, false},
+		{false, "2r1w", "dpor·history", dp, 2_041, 29, 0, false},
 		{true, "2r1w", "exhaustive", ex, 18_200, 33, 2, false},
 		{true, "2r1w", "exhaustive with state caching", cached, 150, 33, 2, false},
 		{true, "2r1w", "dpor·history", dp, 1_898, 33, 2, false},
 		{false, "2r2w", "exhaustive with state caching", cached, 2_520, 468, 0, false},
-		{false, "2r2w", "dpor·history", dp, 694_928, 468, 0, true},
+		{false, "2r2w", "dpor·history", dp, 787_346, 468, 0, true},
 		{true, "2r2w", "exhaustive with state caching", cached, 9_464, 586, 68, false},
 		{true, "2r2w", "dpor·history", dp, 713_052, 586, 68, true},
 	}
@@ -140,7 +140,7 @@ func TestBeatenLeader(t *testing.T) {
 		complete  bool // some schedule answers every operation
 	}{
 		{0, 30, false},
-		{1, 4_041, true},
+		{1, 4_311, true},
 	}
 	for _, tt := range tests {
 		t.Run("retries "+string(rune('0'+tt.retries)), func(t *testing.T) {
