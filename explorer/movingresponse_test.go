@@ -1,10 +1,7 @@
 package explorer
 
 import (
-	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -213,16 +210,7 @@ const deferringBudget = 200_000
 // Seeds 0–40 in CI; RAVEL_DEFERRING_SEEDS=LO-HI sweeps others (not in CI: the
 // twenty-third round's sweep of 0–2000 took about 5 minutes).
 func TestDPORReachesEveryFinalStateOfDeferringSystems(t *testing.T) {
-	lo, hi := uint64(0), uint64(40)
-	if r := os.Getenv("RAVEL_DEFERRING_SEEDS"); r != "" {
-		a, b, _ := strings.Cut(r, "-")
-		var errA, errB error
-		lo, errA = strconv.ParseUint(a, 10, 64)
-		hi, errB = strconv.ParseUint(b, 10, 64)
-		if errA != nil || errB != nil || lo >= hi {
-			t.Fatalf("RAVEL_DEFERRING_SEEDS=%q: want LO-HI, LO below HI", r)
-		}
-	}
+	lo, hi := seedRange(t, "RAVEL_DEFERRING_SEEDS", 0, 40)
 	defer func() { enabledHook = nil }()
 	compared := 0
 	for seed := lo; seed < hi; seed++ {

@@ -99,15 +99,7 @@ func traceOracleSystems(t *testing.T) []oracleSystem {
 	if os.Getenv("RAVEL_STATEFUL_SWEEP") != "" {
 		hi = 240
 	}
-	if r := os.Getenv("RAVEL_STATEFUL_SEEDS"); r != "" {
-		a, b, _ := strings.Cut(r, "-")
-		var errA, errB error
-		lo, errA = strconv.ParseUint(a, 10, 64)
-		hi, errB = strconv.ParseUint(b, 10, 64)
-		if errA != nil || errB != nil || lo >= hi {
-			t.Fatalf("RAVEL_STATEFUL_SEEDS=%q: want LO-HI, LO below HI", r)
-		}
-	}
+	lo, hi = seedRange(t, "RAVEL_STATEFUL_SEEDS", lo, hi)
 	for seed := lo; seed < hi; seed++ {
 		s := randsys.New(seed)
 		all = append(all, oracleSystem{s.Name, s, false})
@@ -141,6 +133,23 @@ func traceOracleSystems(t *testing.T) []oracleSystem {
 		all = append(all, oracleSystem{s.Name, s, false})
 	}
 	return all
+}
+
+// seedRange returns the seeds the environment variable name gives as LO-HI (LO up to
+// HI, not included), or lo and hi when it is not set; a malformed range fails the test.
+func seedRange(t *testing.T, name string, lo, hi uint64) (uint64, uint64) {
+	t.Helper()
+	r := os.Getenv(name)
+	if r == "" {
+		return lo, hi
+	}
+	a, b, _ := strings.Cut(r, "-")
+	l, errA := strconv.ParseUint(a, 10, 64)
+	h, errB := strconv.ParseUint(b, 10, 64)
+	if errA != nil || errB != nil || l >= h {
+		t.Fatalf("%s=%q: want LO-HI, LO below HI", name, r)
+	}
+	return l, h
 }
 
 // TestStatefulDPORReachesEveryFinalState is a trace-level oracle for stateful DPOR, finer
