@@ -189,12 +189,7 @@ func (s *stateful) unsleep(nodes []Node, n int, k int32) {
 // steps (slpAt), else the nodes' SleepInfo.
 func (s *stateful) sleptAs(nodes []Node, e int, id uint64) (bool, []model.RequestID, bool) {
 	if !s.memo {
-		for i := range nodes[e].SleepInfo {
-			if c := &nodes[e].SleepInfo[i]; c.Event.ID == id {
-				return c.Returns, c.Answers, true
-			}
-		}
-		return false, nil, false
+		return answersOf(sleepInfoOf(&nodes[e], id))
 	}
 	for _, z := range s.slpAt[e] {
 		if z.id == id {
@@ -223,10 +218,8 @@ func (s *stateful) dropSleep(nodes []Node, n int, k int32, id uint64) {
 			}
 		}
 	} else {
-		for i := range nodes[n].SleepInfo {
-			if nodes[n].SleepInfo[i].Event.ID == id {
-				step = s.g.intern(&nodes[n].SleepInfo[i])
-			}
+		if c := sleepInfoOf(&nodes[n], id); c != nil {
+			step = s.g.intern(c)
 		}
 	}
 	st := s.g.st(k)

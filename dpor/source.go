@@ -236,16 +236,40 @@ func (s *source) moves(nodes []Node, e, k int, pd *StepInfo) bool {
 		return false
 	}
 	id := nodes[e].Enabled[k].ID
+	var ret, ok bool
+	var ans []model.RequestID
 	if s.slept != nil {
-		ret, ans, ok := s.slept.sleptAs(nodes, e, id)
-		return ok && (ret != pd.Returns || !slices.Equal(ans, pd.Answers))
+		ret, ans, ok = s.slept.sleptAs(nodes, e, id)
+	} else {
+		ret, ans, ok = answersOf(sleepInfoOf(&nodes[e], id))
 	}
-	for i := range nodes[e].SleepInfo {
-		if c := &nodes[e].SleepInfo[i]; c.Event.ID == id {
-			return c.Returns != pd.Returns || !slices.Equal(c.Answers, pd.Answers)
+	return ok && !sameAnswers(ret, ans, pd.Returns, pd.Answers)
+}
+
+// sleepInfoOf returns what the event id, asleep at n, did when it was explored
+// (n.SleepInfo), or nil.
+func sleepInfoOf(n *Node, id uint64) *StepInfo {
+	for i := range n.SleepInfo {
+		if n.SleepInfo[i].Event.ID == id {
+			return &n.SleepInfo[i]
 		}
 	}
-	return false
+	return nil
+}
+
+// answersOf returns what c records of the history — whether it returned, and which
+// requests it answered — and false when c is nil.
+func answersOf(c *StepInfo) (bool, []model.RequestID, bool) {
+	if c == nil {
+		return false, nil, false
+	}
+	return c.Returns, c.Answers, true
+}
+
+// sameAnswers reports whether two steps of one event did the same to the history, as
+// far as a relation that looks at returns sees it.
+func sameAnswers(r1 bool, a1 []model.RequestID, r2 bool, a2 []model.RequestID) bool {
+	return r1 == r2 && slices.Equal(a1, a2)
 }
 
 // wake takes Enabled[k] out of the sleep set of the node at depth e (moves).

@@ -2,7 +2,6 @@ package dpor
 
 import (
 	"math/bits"
-	"slices"
 	"unsafe"
 
 	"github.com/ravelmc/ravel/internal/words"
@@ -621,7 +620,7 @@ func (s *stateful) racersEnabled(nodes []Node, i int, out *Set) bool {
 					found = true
 					if pre.Sleep.Has(e) && s.dep.NeedsReturns() {
 						ret, ans, ok := s.sleptAs(nodes, i, pre.Enabled[e].ID)
-						if ok && (ret != t.Returns || !slices.Equal(ans, t.Answers)) {
+						if ok && !sameAnswers(ret, ans, t.Returns, t.Answers) {
 							s.wakeAt(nodes, i, e)
 						}
 					}

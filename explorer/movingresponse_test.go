@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -94,6 +95,59 @@ func movingResponse() model.System {
 	}
 }
 
+// dporVariant is a DPOR strategy the moving-response oracles compare with exhaustive
+// search: made afresh for each run, with or without state caching.
+type dporVariant struct {
+	name    string
+	strat   func() dpor.Strategy
+	caching bool
+}
+
+// dporVariants are the strategies that keep every canonical history under History:
+// optimal and source-set DPOR, and stateful DPOR (dpor with caching).
+var dporVariants = []dporVariant{
+	{"dpor", func() dpor.Strategy { return dpor.Optimal(dpor.History()) }, false},
+	{"dpor-source", func() dpor.Strategy { return dpor.DPOR(dpor.History()) }, false},
+	{"dpor with caching", func() dpor.Strategy { return dpor.DPOR(dpor.History()) }, true},
+}
+
+// matchExhaustive checks, under the current enabledHook, that each variant finds
+// exactly the canonical histories want and reaches every final state of finals
+// (exhaustive search's) on sys; label starts each error. A variant that does not
+// complete within budget schedules is not compared.
+func matchExhaustive(t *testing.T, sys model.System, label string, want []string, finals map[uint64]bool, variants []dporVariant, budget int64) {
+	t.Helper()
+	for _, v := range variants {
+		got, res := canonicalOf(t, sys, Options{Strategy: v.strat(), StateCaching: v.caching, MaxSchedules: budget})
+		if !res.Complete {
+			continue
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %s found %d canonical histories, exhaustive search %d", label, v.name, len(got), len(want))
+			for _, h := range want {
+				if !slices.Contains(got, h) {
+					t.Logf("  missing %s", h)
+				}
+			}
+		}
+		var reached map[uint64]bool
+		if v.caching {
+			reached, _ = finalStates(t, sys, v.strat(), budget)
+		} else {
+			reached, _ = statelessFinals(t, sys, v.strat(), budget)
+		}
+		missed := 0
+		for k := range finals {
+			if !reached[k] {
+				missed++
+			}
+		}
+		if missed > 0 {
+			t.Errorf("%s: %s reached %d of exhaustive search's %d final states", label, v.name, len(finals)-missed, len(finals))
+		}
+	}
+}
+
 // TestDPORReachesEveryHistoryOfAMovingResponse: on the moving-response system, in 100
 // orders of the enabled events (shuffled), source-set DPOR, optimal DPOR and stateful
 // DPOR find every canonical history and every final state exhaustive search finds.
@@ -109,36 +163,7 @@ func TestDPORReachesEveryHistoryOfAMovingResponse(t *testing.T) {
 		}
 		want, _ := canonicalOf(t, sys, Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: Unlimited})
 		finals, _ := finalStates(t, sys, dpor.Exhaustive(), Unlimited)
-		for _, v := range []struct {
-			name    string
-			strat   dpor.Strategy
-			caching bool
-		}{
-			{"dpor", dpor.Optimal(dpor.History()), false},
-			{"dpor-source", dpor.DPOR(dpor.History()), false},
-			{"dpor with caching", dpor.DPOR(dpor.History()), true},
-		} {
-			opts := Options{Strategy: v.strat, StateCaching: v.caching, MaxSchedules: Unlimited}
-			if got, _ := canonicalOf(t, sys, opts); !slices.Equal(got, want) {
-				t.Errorf("order %d: %s found %d canonical histories, exhaustive search %d", seed, v.name, len(got), len(want))
-				for _, h := range want {
-					if !slices.Contains(got, h) {
-						t.Logf("  missing %s", h)
-					}
-				}
-			}
-			var got map[uint64]bool
-			if v.caching {
-				got, _ = finalStates(t, sys, v.strat, Unlimited)
-			} else {
-				got, _ = statelessFinals(t, sys, v.strat, Unlimited)
-			}
-			for k := range finals {
-				if !got[k] {
-					t.Errorf("order %d: %s missed final state %#x", seed, v.name, k)
-				}
-			}
-		}
+		matchExhaustive(t, sys, fmt.Sprintf("order %d", seed), want, finals, dporVariants, Unlimited)
 	}
 }
 
@@ -165,35 +190,7 @@ func TestDPORKeepsEveryCanonicalHistoryOfDeferringSystems(t *testing.T) {
 			enabledHook = shuffled(seed*7 + 1)
 			want, _ := canonicalOf(t, sys, Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: Unlimited})
 			finals, _ := finalStates(t, sys, dpor.Exhaustive(), Unlimited)
-			for _, v := range []struct {
-				name    string
-				strat   func() dpor.Strategy
-				caching bool
-			}{
-				{"dpor", func() dpor.Strategy { return dpor.Optimal(dpor.History()) }, false},
-				{"dpor-source", func() dpor.Strategy { return dpor.DPOR(dpor.History()) }, false},
-				{"dpor with caching", func() dpor.Strategy { return dpor.DPOR(dpor.History()) }, true},
-			} {
-				got, _ := canonicalOf(t, sys, Options{Strategy: v.strat(), StateCaching: v.caching, MaxSchedules: Unlimited})
-				if !slices.Equal(got, want) {
-					t.Errorf("%s found %d canonical histories, exhaustive search %d", v.name, len(got), len(want))
-				}
-				var reached map[uint64]bool
-				if v.caching {
-					reached, _ = finalStates(t, sys, v.strat(), Unlimited)
-				} else {
-					reached, _ = statelessFinals(t, sys, v.strat(), Unlimited)
-				}
-				missed := 0
-				for k := range finals {
-					if !reached[k] {
-						missed++
-					}
-				}
-				if missed > 0 {
-					t.Errorf("%s reached %d of exhaustive search's %d final states", v.name, len(finals)-missed, len(finals))
-				}
-			}
+			matchExhaustive(t, sys, sys.Name, want, finals, dporVariants, Unlimited)
 		})
 	}
 }
@@ -222,29 +219,7 @@ func TestDPORReachesEveryFinalStateOfDeferringSystems(t *testing.T) {
 		}
 		want, _ := canonicalOf(t, sys, Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: Unlimited})
 		compared++
-		for _, s := range []dpor.Strategy{dpor.Optimal(dpor.History()), dpor.DPOR(dpor.History())} {
-			name := "dpor-source"
-			if _, ok := s.(dpor.Picker); ok {
-				name = "dpor"
-			}
-			got, res := canonicalOf(t, sys, Options{Strategy: s, MaxSchedules: deferringBudget})
-			if !res.Complete {
-				continue // too many schedules to compare here
-			}
-			if !slices.Equal(got, want) {
-				t.Errorf("%s: %s found %d canonical histories, exhaustive search %d", sys.Name, name, len(got), len(want))
-			}
-			reached, _ := statelessFinals(t, sys, s, deferringBudget)
-			missed := 0
-			for k := range finals {
-				if !reached[k] {
-					missed++
-				}
-			}
-			if missed > 0 {
-				t.Errorf("%s: %s reached %d of exhaustive search's %d final states", sys.Name, name, len(finals)-missed, len(finals))
-			}
-		}
+		matchExhaustive(t, sys, sys.Name, want, finals, dporVariants[:2], deferringBudget)
 	}
 	t.Logf("%d deferring systems compared", compared)
 	if uint64(compared) < (hi-lo)/2 {
