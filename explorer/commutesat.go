@@ -183,11 +183,12 @@ func (e *engine) threeSteps(d int, id uint64, recall bool) (commutes bool, scope
 		sta, hit3 = e.recall(s2.fingerprint(), c)
 	}
 	if !hit3 {
-		next, _, a2, ok3, scope3 := e.runOne(s2, e.log[:s2.events], id, d+1)
+		next, la, a2, ok3, scope3 := e.runOne(s2, e.log[:s2.events], id, d+1)
 		if !ok3 {
 			return false, max(sa.scope, sat.scope, scope3), hit12
 		}
 		sta = stepOut{fp: next.fingerprint(), effect: effectOf(&a2), scope: scope3}
+		e.keepCheckRun(d+1, id, next, la)
 	}
 	commutes = sat.fp == sta.fp && sa.effect == sta.effect && sat.effect == effectOf(t)
 	return commutes, max(sa.scope, sat.scope, sta.scope), hit12 || hit3
@@ -212,6 +213,47 @@ func (e *engine) runOne(st *state, log []histories.Event, id uint64, depth int) 
 	e.noteStep(st, st.pending[k].ev.Content, next, nil, &info, false)
 	return next, out[:next.events], info, true, scope
 }
+
+// keepCheckRun keeps the step a check just ran from the top state, delivering the event
+// id, to next with history log, as that state's peek: when the event stays awake there
+// (it did not commute), the search peeks at it to choose its first event (SendsTo) and
+// may take it, and would run it again. Only the top state's peeks outlive the check: a
+// state below it has moved past the step. The executor still holds what the step did
+// (e.info), since runOne ran it last.
+func (e *engine) keepCheckRun(d int, id uint64, next *state, log []histories.Event) {
+	if d != len(e.states)-1 || e.opts.Stateless || noKeepCheckRun {
+		return
+	}
+	k := e.nodes[d].Find(id)
+	if k < 0 {
+		return
+	}
+	p := e.peekSlot(d, k)
+	if p.ok {
+		return
+	}
+	*p = peek{ok: true, next: next, info: e.info(e.nodes[d].Enabled[k]), byCheck: true}
+	if st := e.states[d]; next.events > st.events {
+		p.events = slices.Clone(log[st.events:next.events])
+	}
+}
+
+// useCheckRun marks the peek p of event k at depth d, which a check ran, as the search's
+// own from now on: it counts it as the step the search would have run.
+func (e *engine) useCheckRun(d, k int, p *peek) {
+	p.byCheck = false
+	e.stats.Steps++
+	if checkRunHook != nil {
+		checkRunHook(e, d, k, p)
+	}
+}
+
+// checkRunHook, when set (by tests), sees each step a check ran that the search then
+// uses in place of running it.
+var checkRunHook func(e *engine, d, k int, p *peek)
+
+// noKeepCheckRun turns keepCheckRun off: for the test that it changes nothing.
+var noKeepCheckRun = false
 
 // deliverable reports whether st.pending[k] is enabled at st: executor.enabled's rule
 // for one event.

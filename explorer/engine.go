@@ -84,6 +84,11 @@ type peek struct {
 	// bySends marks a step run only for SendsTo, and not yet asked for by Next or
 	// explored: if it never is, Stats.Peeked counts it (settlePeeks).
 	bySends bool
+	// byCheck marks a step a check ran (keepCheckRun) that the search has not used
+	// yet: it is counted in Stats.Steps when the search first peeks at it or takes it,
+	// as the step the search would otherwise have run then, so that the statistics do
+	// not depend on which checks ran.
+	byCheck bool
 }
 
 // Run explores sys with opts and reports what it found. It returns an error when the
@@ -380,6 +385,9 @@ func (e *engine) take(d, i int) (*state, *failure) {
 	if d < len(e.peeks) && i < len(e.peeks[d]) && e.peeks[d][i].ok && e.peeks[d][i].next != nil {
 		p := &e.peeks[d][i]
 		p.bySends = false
+		if p.byCheck {
+			e.useCheckRun(d, i, p)
+		}
 		e.log = append(e.log[:e.states[d].events], p.events...)
 		next, fail, info = p.next, p.fail, p.info
 	} else {
@@ -441,14 +449,7 @@ func (e *engine) Next(k int) *dpor.StepInfo { return &e.peek(k, false).info }
 // bySends says SendsTo asks, which Stats.Peeked counts apart when nothing else asks.
 func (e *engine) peek(k int, bySends bool) *peek {
 	d := len(e.states) - 1
-	for len(e.peeks) <= d {
-		e.peeks = append(e.peeks, nil)
-	}
-	if len(e.peeks[d]) < len(e.nodes[d].Enabled) {
-		e.peeks[d] = slices.Grow(e.peeks[d][:0], len(e.nodes[d].Enabled))[:len(e.nodes[d].Enabled)]
-		clear(e.peeks[d])
-	}
-	p := &e.peeks[d][k]
+	p := e.peekSlot(d, k)
 	if !p.ok {
 		s := e.states[d]
 		next, log, fail := e.x.step(s, e.idx[d][k], d, e.log)
@@ -464,10 +465,25 @@ func (e *engine) peek(k int, bySends bool) *peek {
 			p.events = slices.Clone(log[s.events:next.events])
 		}
 		p.bySends = bySends
+	} else if p.byCheck {
+		e.useCheckRun(d, k, p)
+		p.bySends = bySends
 	} else if !bySends {
 		p.bySends = false
 	}
 	return p
+}
+
+// peekSlot returns the peek of event k at depth d, making room for the node's events.
+func (e *engine) peekSlot(d, k int) *peek {
+	for len(e.peeks) <= d {
+		e.peeks = append(e.peeks, nil)
+	}
+	if len(e.peeks[d]) < len(e.nodes[d].Enabled) {
+		e.peeks[d] = slices.Grow(e.peeks[d][:0], len(e.nodes[d].Enabled))[:len(e.nodes[d].Enabled)]
+		clear(e.peeks[d])
+	}
+	return &e.peeks[d][k]
 }
 
 // settlePeeks counts in Stats.Peeked the steps run at depth d only for SendsTo (all

@@ -64,9 +64,11 @@ func TestSlotCacheGrowsWithUse(t *testing.T) {
 	}{
 		{0, 1 << 14, 0},
 		{1, 1 << 14, slotCacheFirst},
-		{slotCacheFirst / 4, 1 << 14, slotCacheFirst},
-		{slotCacheFirst/4 + 1, 1 << 14, 2 * slotCacheFirst},
-		{1 << 12, 1 << 14, 1 << 14},
+		{slotCacheFirst / 2, 1 << 14, slotCacheFirst},
+		// A full bucket's key takes another's slot (no slot more is taken), so a few
+		// more keys than half the slots.
+		{slotCacheFirst/2 + slotCacheFirst/8, 1 << 14, 2 * slotCacheFirst},
+		{1 << 13, 1 << 14, 1 << 14},
 		{1 << 16, 1 << 14, 1 << 14},
 	} {
 		c := newSlotCache[uint64](tc.max)

@@ -27,7 +27,24 @@ type stepOut struct {
 	scope  memoScope // what decided the step's effects beyond the receiver's state (runOne)
 }
 
-// stepMemoSlots is the most slots of the step memo (128 KiB, which the caches hold).
+// keptOut is a stepOut as the step memo keeps it, in two words: the scope in the effect's
+// top bits, which effectOf leaves clear. A slot of three words instead cost a small
+// search a third more of the fresh pages it writes, on a run of a few milliseconds.
+type keptOut struct {
+	fp, effect uint64
+}
+
+const scopeShift = 62
+
+func (o stepOut) kept() keptOut {
+	return keptOut{o.fp, o.effect | uint64(o.scope)<<scopeShift}
+}
+
+func (k keptOut) out() stepOut {
+	return stepOut{fp: k.fp, effect: k.effect &^ (3 << scopeShift), scope: memoScope(k.effect >> scopeShift)}
+}
+
+// stepMemoSlots is the most slots of the step memo (96 KiB, which the caches hold).
 const stepMemoSlots = 1 << 12
 
 // stepMemo is a bounded cache of stepOut by stepKey (a slotCache): a step whose bucket
@@ -36,12 +53,12 @@ const stepMemoSlots = 1 << 12
 // cost a cache miss a step: more than the runs it saved (register 2r2w: 1.10x stateful
 // DPOR's CPU).
 type stepMemo struct {
-	slotCache[stepOut]
+	slotCache[keptOut]
 	checks int64 // the checks that ran or recalled their steps
 }
 
 func newStepMemo() *stepMemo {
-	return &stepMemo{slotCache: newSlotCache[stepOut](stepMemoSlots)}
+	return &stepMemo{slotCache: newSlotCache[keptOut](stepMemoSlots)}
 }
 
 // noStepMemo turns the step memo off: for the test that it changes nothing.
@@ -54,7 +71,7 @@ func stepKey(fp, c uint64) uint64 {
 }
 
 // effectOf hashes what a step did to the history: Invokes, Returns and Answers, the
-// parts of StepInfo that sameEffect compares.
+// parts of StepInfo that sameEffect compares. Its top two bits are clear (keptOut).
 func effectOf(info *dpor.StepInfo) uint64 {
 	var h uint64
 	if info.Invokes {
@@ -66,7 +83,7 @@ func effectOf(info *dpor.StepInfo) uint64 {
 	for _, r := range info.Answers {
 		h = model.Mix64(h ^ uint64(r.Client)<<32 ^ uint64(uint32(r.Seq)))
 	}
-	return h
+	return h &^ (3 << scopeShift)
 }
 
 // noteStep keeps the step from st, delivering the event of content c, that led to next
@@ -80,7 +97,7 @@ func (e *engine) noteStep(st *state, c uint64, next *state, fail *failure, info 
 	if search && e.stats.Steps > stepMemoWarm && stepMemoEvery*e.memo.checks < e.stats.Steps {
 		return
 	}
-	e.memo.put(stepKey(st.fingerprint(), c), stepOut{fp: next.fingerprint(), effect: effectOf(info), scope: e.stepScope(st, next)})
+	e.memo.put(stepKey(st.fingerprint(), c), stepOut{fp: next.fingerprint(), effect: effectOf(info), scope: e.stepScope(st, next)}.kept())
 }
 
 // Past its first stepMemoWarm steps, the search keeps its steps in the step memo only
@@ -110,5 +127,6 @@ func (e *engine) recall(fp, c uint64) (stepOut, bool) {
 	if e.memo == nil {
 		return stepOut{}, false
 	}
-	return e.memo.get(stepKey(fp, c))
+	k, ok := e.memo.get(stepKey(fp, c))
+	return k.out(), ok
 }
