@@ -14,52 +14,39 @@ import (
 // compared with a fresh run each time one is used — and stateful DPOR explores exactly
 // the same search, counted the same, with and without them.
 func TestKeptCheckRunsChangeNothing(t *testing.T) {
-	rows := checkRows(t)
 	used := 0
-	for _, tc := range rows {
-		t.Run(tc.name, func(t *testing.T) {
-			withOrder(tc.reverse, func() {
-				run := func(keep bool) Stats {
-					noKeepCheckRun = !keep
-					defer func() { noKeepCheckRun = false }()
-					res, err := Run(t.Context(), tc.sys, Options{Strategy: dpor.StatefulDPOR(dpor.History()), StateCaching: true, MaxSchedules: Unlimited})
-					if err != nil || !res.Complete {
-						t.Fatalf("err %v, complete %v", err, res != nil && res.Complete)
-					}
-					return res.Stats
-				}
-				checkRunHook = func(e *engine, d, k int, p *peek) {
-					used++
-					s := e.states[d]
-					next, log, fail := e.x.step(s, e.idx[d][k], d, slices.Clip(e.log[:s.events]))
-					if fail != nil || next == nil {
-						t.Fatalf("depth %d event %d: a fresh run failed where the check's did not", d, k)
-					}
-					fresh := e.info(e.nodes[d].Enabled[k])
-					if got, want := p.next.fingerprint(), next.fingerprint(); got != want {
-						t.Errorf("depth %d event %d: the check's run reached %x, a fresh one %x", d, k, got, want)
-					}
-					if got, want := p.events, log[s.events:next.events]; !slices.EqualFunc(got, want, func(a, b histories.Event) bool {
-						return a.Kind == b.Kind && a.Req == b.Req && a.OutputHash == b.OutputHash
-					}) {
-						t.Errorf("depth %d event %d: the check's run recorded %v, a fresh one %v", d, k, got, want)
-					}
-					if !sameStepInfo(&p.info, &fresh) {
-						t.Errorf("depth %d event %d: the check's run did %+v, a fresh one %+v", d, k, p.info, fresh)
-					}
-				}
-				a := run(true)
-				checkRunHook = nil
-				b := run(false)
-				sameSearchStats(t, "keeping check runs", a, "without", b)
-			})
-		})
-	}
+	rows := shortcutChangesNothing(t, &noKeepCheckRun, "keeping check runs", func(t *testing.T, on bool) {
+		checkRunHook = nil
+		if !on {
+			return
+		}
+		checkRunHook = func(e *engine, d, k int, p *peek) {
+			used++
+			s := e.states[d]
+			next, log, fail := e.x.step(s, e.idx[d][k], d, slices.Clip(e.log[:s.events]))
+			if fail != nil || next == nil {
+				t.Errorf("depth %d event %d: a fresh run failed where the check's did not", d, k)
+				return
+			}
+			fresh := e.info(e.nodes[d].Enabled[k])
+			if got, want := p.next.fingerprint(), next.fingerprint(); got != want {
+				t.Errorf("depth %d event %d: the check's run reached %x, a fresh one %x", d, k, got, want)
+			}
+			if got, want := p.events, log[s.events:next.events]; !slices.EqualFunc(got, want, func(a, b histories.Event) bool {
+				return a.Kind == b.Kind && a.Req == b.Req && a.OutputHash == b.OutputHash
+			}) {
+				t.Errorf("depth %d event %d: the check's run recorded %v, a fresh one %v", d, k, got, want)
+			}
+			if !sameStepInfo(&p.info, &fresh) {
+				t.Errorf("depth %d event %d: the check's run did %+v, a fresh one %+v", d, k, p.info, fresh)
+			}
+		}
+	})
 	// The search must have used kept runs: a test of runs it never used passes vacuously.
 	if used < 1000 {
-		t.Errorf("the search used %d check runs over %d searches, want at least 1000", used, len(rows))
+		t.Errorf("the search used %d check runs over %d searches, want at least 1000", used, rows)
 	}
-	t.Logf("%d check runs used by the search, each compared with a fresh run, over %d searches", used, len(rows))
+	t.Logf("%d check runs used by the search, each compared with a fresh run, over %d searches", used, rows)
 }
 
 // sameStepInfo reports whether two runs of one step did the same: its event, what it

@@ -63,6 +63,41 @@ func withOrder(reverse bool, f func()) {
 	f()
 }
 
+// shortcutChangesNothing searches each of checkRows twice with stateful DPOR: with a
+// shortcut of the checks on and probe(true) installed, then with it off (*off) and
+// probe(false); the two searches must count the same (sameSearchStats). It returns the
+// number of rows. probe is given the row's subtest, for what it reports.
+func shortcutChangesNothing(t *testing.T, off *bool, name string, probe func(t *testing.T, on bool)) int {
+	t.Helper()
+	rows := checkRows(t)
+	for _, tc := range rows {
+		t.Run(tc.name, func(t *testing.T) {
+			withOrder(tc.reverse, func() {
+				probe(t, true)
+				a := statefulSearch(t, tc.sys, off, false)
+				probe(t, false)
+				b := statefulSearch(t, tc.sys, off, true)
+				sameSearchStats(t, name, a, "without", b)
+			})
+		})
+	}
+	return len(rows)
+}
+
+// statefulSearch runs stateful DPOR with caching to completion on sys, with the knob
+// *off (a test's switch that turns a shortcut off) set to turnOff for the run, and
+// returns its statistics.
+func statefulSearch(t *testing.T, sys model.System, off *bool, turnOff bool) Stats {
+	t.Helper()
+	*off = turnOff
+	defer func() { *off = false }()
+	res, err := Run(t.Context(), sys, Options{Strategy: dpor.StatefulDPOR(dpor.History()), StateCaching: true, MaxSchedules: Unlimited})
+	if err != nil || !res.Complete {
+		t.Fatalf("err %v, complete %v", err, res != nil && res.Complete)
+	}
+	return res.Stats
+}
+
 // sameSearchStats fails t unless a and b count the same search: states, states explored
 // again, revisits, steps, steps peeked, schedules and canonical histories.
 func sameSearchStats(t *testing.T, aName string, a Stats, bName string, b Stats) {
@@ -81,36 +116,21 @@ func sameSearchStats(t *testing.T, aName string, a Stats, bName string, b Stats)
 // each kind of fault; answers makes one actor answer a request twice, so that the effects
 // the memo keeps decide the answer.
 func TestStepMemoChangesNothing(t *testing.T) {
-	rows := checkRows(t)
 	probed := 0
-	for _, tc := range rows {
-		t.Run(tc.name, func(t *testing.T) {
-			withOrder(tc.reverse, func() {
-				run := func(memo bool) Stats {
-					noStepMemo = !memo
-					defer func() { noStepMemo = false }()
-					res, err := Run(t.Context(), tc.sys, Options{Strategy: dpor.StatefulDPOR(dpor.History()), StateCaching: true, MaxSchedules: Unlimited})
-					if err != nil || !res.Complete {
-						t.Fatalf("err %v, complete %v", err, res != nil && res.Complete)
-					}
-					return res.Stats
+	rows := shortcutChangesNothing(t, &noStepMemo, "with the memo", func(t *testing.T, on bool) {
+		stepMemoProbe = nil
+		if on {
+			stepMemoProbe = func(memo bool, ms memoScope, runs bool, rs memoScope) {
+				probed++
+				if memo != runs || ms != rs {
+					t.Errorf("the memo answered %v (scope %d), the runs %v (scope %d)", memo, ms, runs, rs)
 				}
-				stepMemoProbe = func(memo bool, ms memoScope, runs bool, rs memoScope) {
-					probed++
-					if memo != runs || ms != rs {
-						t.Errorf("the memo answered %v (scope %d), the runs %v (scope %d)", memo, ms, runs, rs)
-					}
-				}
-				a := run(true)
-				stepMemoProbe = nil
-				b := run(false)
-				sameSearchStats(t, "with the memo", a, "without", b)
-			})
-		})
-	}
+			}
+		}
+	})
 	// The memo must have answered: a test of answers it never gave passes vacuously.
 	if probed < 1000 {
-		t.Errorf("the memo answered %d checks over %d searches, want at least 1000", probed, len(rows))
+		t.Errorf("the memo answered %d checks over %d searches, want at least 1000", probed, rows)
 	}
-	t.Logf("%d answers of the memo compared with the runs over %d searches", probed, len(rows))
+	t.Logf("%d answers of the memo compared with the runs over %d searches", probed, rows)
 }
