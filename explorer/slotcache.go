@@ -10,12 +10,12 @@ import "unsafe"
 // It starts with a few slots and doubles, up to max, while more than half are taken: a
 // small search pays for the slots it uses, not for a table sized for a large one
 // (register-buggy 2r1w, 164 states, had allocated 384 KiB for the two caches that use
-// this). Doubling at a quarter instead cost chord-fixed 2r1w, a run of a few
-// milliseconds, about 100 more fresh pages, each a page fault, for the two caches of
-// stateful DPOR, and saved it no step; on leader 1rw and abd 1w2r-seq it saved 19 and
-// 64 peeked steps of 23,400 and 95,900. Buckets, not one slot a key, are what let it stay small: a direct-mapped
-// table half full lost keys to others so often that leader 1rw peeked 3.5 times the
-// steps it did with a table of the most slots from the start.
+// this). Doubling at a quarter, with the step memo's slots a word larger than now, cost
+// a process of stateful DPOR on chord-fixed 2r1w (a few milliseconds) about 100 more
+// page faults and saved it no step; on leader 1rw and abd 1w2r-seq it saved 19 and 64
+// peeked steps of 23,400 and 95,900. Buckets, not one slot a key, are what let it stay
+// small: a direct-mapped table half full lost keys to others so often that leader 1rw
+// peeked 3.5 times the steps it did with a table of the most slots from the start.
 //
 // The zero slotCache keeps one bucket; newSlotCache makes one that grows.
 type slotCache[V any] struct {
