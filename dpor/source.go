@@ -209,7 +209,7 @@ func (s *source) races(nodes []Node, d int) {
 		if chosen < 0 {
 			continue
 		}
-		if pre.Sleep.Has(chosen) && s.moves(nodes, e, chosen, pd) {
+		if pre.Sleep.Has(chosen) && s.moves(nodes, e, chosen, pd.Returns, pd.Answers) {
 			s.wake(nodes, e, chosen)
 		}
 		if !handled {
@@ -220,7 +220,7 @@ func (s *source) races(nodes []Node, d int) {
 
 // moves reports whether Enabled[k] of the node at depth e, asleep there, did when it was
 // explored something the relation looks at that step d, the same event run later, does
-// not: what a step returns and answers depends on its receiver's state, which the steps
+// not (d returned and answered returns and answers): what a step returns and answers depends on its receiver's state, which the steps
 // delivered there before it decide. When d's race is with a step e at its own receiver,
 // d runs before e in the reversal and does what it did asleep, not what it did at d. The
 // sleep set covers the schedules that start with it; but the schedules in which it comes
@@ -231,7 +231,7 @@ func (s *source) races(nodes []Node, d int) {
 // reverse them. Random cyclic system 3195 lost 2 of its 219 final states so, and a four
 // actor system of the explorer's tests lost a canonical history under both source-set
 // and optimal DPOR (explorer's TestDPORReachesEveryHistoryOfAMovingResponse).
-func (s *source) moves(nodes []Node, e, k int, pd *StepInfo) bool {
+func (s *source) moves(nodes []Node, e, k int, returns bool, answers []model.RequestID) bool {
 	if !s.dep.NeedsReturns() {
 		return false
 	}
@@ -243,7 +243,7 @@ func (s *source) moves(nodes []Node, e, k int, pd *StepInfo) bool {
 	} else {
 		ret, ans, ok = answersOf(sleepInfoOf(&nodes[e], id))
 	}
-	return ok && !sameAnswers(ret, ans, pd.Returns, pd.Answers)
+	return ok && !sameAnswers(ret, ans, returns, answers)
 }
 
 // sleepInfoOf returns what the event id, asleep at n, did when it was explored

@@ -618,11 +618,8 @@ func (s *stateful) racersEnabled(nodes []Node, i int, out *Set) bool {
 				if pre.Enabled[e].Content == t.Content {
 					out.Add(e)
 					found = true
-					if pre.Sleep.Has(e) && s.dep.NeedsReturns() {
-						ret, ans, ok := s.sleptAs(nodes, i, pre.Enabled[e].ID)
-						if ok && !sameAnswers(ret, ans, t.Returns, t.Answers) {
-							s.wakeAt(nodes, i, e)
-						}
+					if pre.Sleep.Has(e) && s.moves(nodes, i, e, t.Returns, t.Answers) {
+						s.source.wake(nodes, i, e)
 					}
 				}
 			}
