@@ -35,9 +35,6 @@ func openVisited(opts Options) (visitedSet, error) {
 	if mem == 0 {
 		mem = DefaultVisitedMem
 	}
-	// Spill directories of runs that died without cleaning up (killed, out of memory)
-	// would otherwise fill the disk run after run.
-	visited.RemoveStaleSpillDirs(opts.VisitedDir)
 	v, err := visited.Open(visited.Options{MemBytes: mem, Dir: opts.VisitedDir})
 	if err != nil {
 		return nil, err // its errors name the visited set already

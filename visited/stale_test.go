@@ -105,3 +105,36 @@ func TestRemoveAbandonedMidCreation(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepWhenSpilling: a set in the temporary directory removes a dead run's spill
+// directory when it makes its own, at its first spill, and not before: a run that never
+// spills neither adds to the disk nor reads the directory.
+func TestSweepWhenSpilling(t *testing.T) {
+	parent := t.TempDir()
+	t.Setenv("TMPDIR", parent)
+	dead := filepath.Join(parent, visitedPrivatePrefix+"dead")
+	if err := os.Mkdir(dead, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dead, ownerLockName), []byte("4194304\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Open(Options{MemBytes: MinMemBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	fp := uint64(1)
+	for v.Stats().Spilled == 0 {
+		if _, err := os.Stat(dead); err != nil {
+			t.Fatalf("removed before the set spilled (%d fingerprints in): %v", fp-1, err)
+		}
+		if _, err := v.Add(fp * 0x9e3779b97f4a7c15); err != nil {
+			t.Fatal(err)
+		}
+		fp++
+	}
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("%s was not removed when the set spilled (%v)", dead, err)
+	}
+}
