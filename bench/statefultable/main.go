@@ -121,10 +121,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "statefultable: %v\n", err)
 		return 2
 	}
-	fmt.Fprintf(stdout, "<!-- go run ./bench/statefultable %s (pairs %d, %d under 0.1 s; stateless dpor interrupted after %v); `ravel list` %.1f ms of CPU (start-up, median of %d); %d CPUs; %s -->\n\n",
-		strings.Join(args, " "), *n, *smallN, *limit, 1000*start, startupRuns, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
+	stateless := fmt.Sprintf("stateless dpor interrupted after %v", *limit)
+	if *limit == 0 {
+		stateless = "stateless dpor not run"
+	}
+	fmt.Fprintf(stdout, "<!-- go run ./bench/statefultable %s (pairs %d, %d under 0.1 s; %s); `ravel list` %.1f ms of CPU (start-up, median of %d); %d CPUs; %s -->\n\n",
+		strings.Join(args, " "), *n, *smallN, stateless, 1000*start, startupRuns, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintln(stdout, header)
 	bad := false
+	var rows []*row
 	for _, c := range cfgs {
 		r, err := m.measure(context.Background(), c)
 		if err != nil {
@@ -136,7 +141,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			bad = true
 			fmt.Fprintf(stderr, "statefultable: %s/%s: %s\n", c.sys, c.harness, strings.Join(r.problems, "; "))
 		}
+		rows = append(rows, r)
 	}
+	fmt.Fprint(stdout, "\n"+summary(rows))
 	if bad {
 		return 1
 	}

@@ -25,6 +25,7 @@ type checkReport struct {
 	Cut        int64 `json:"cut_schedules"`
 	Canonical  int64 `json:"histories_canonical"`
 	Violations int64 `json:"nonlinearizable_canonical"`
+	Agents     int   `json:"agents"`
 }
 
 // counts is the part of a report that must not change from one run to the next.
