@@ -74,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	ravel := fs.String("ravel", "", "the ravel binary to measure (default: build this module's ./cmd/ravel)")
 	n := fs.Int("n", 5, "the pairs of ex+c and dpor+c runs measured for each configuration, after one warm-up each")
-	smallN := fs.Int("small-n", 15, "the pairs for a configuration whose warm-up ex+c run took under 0.1 s of CPU, mostly the process's start-up, where a ratio needs more pairs")
+	smallN := fs.Int("small-n", 60, "the pairs for a configuration whose warm-up ex+c run took under 0.1 s of CPU, mostly the process's start-up, where a ratio needs more pairs (with 15, twin configurations measured 0.90 and 1.02)")
 	configs := fs.String("configs", "", "comma-separated SYSTEM/HARNESS configurations (default: every shipped one but the largest)")
 	withLarge := fs.Bool("large", false, "with the default configurations, add "+strings.Join(large, ",")+" (minutes of CPU)")
 	limit := fs.Duration("stateless-limit", time.Minute, "interrupt stateless dpor after this long (0: do not run it)")
