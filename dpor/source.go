@@ -220,8 +220,9 @@ func (s *source) races(nodes []Node, d int) {
 
 // moves reports whether Enabled[k] of the node at depth e, asleep there, did when it was
 // explored something the relation looks at that step d, the same event run later, does
-// not (d returned and answered returns and answers): what a step returns and answers depends on its receiver's state, which the steps
-// delivered there before it decide. When d's race is with a step e at its own receiver,
+// not; returns and answers are what d returned and answered. What a step returns and
+// answers depends on its receiver's state, which the steps delivered there before it
+// decide. When d's race is with a step e at its own receiver,
 // d runs before e in the reversal and does what it did asleep, not what it did at d. The
 // sleep set covers the schedules that start with it; but the schedules in which it comes
 // after a step it depends on only as it runs there — a request at another actor, before a

@@ -232,10 +232,7 @@ func (e *engine) keepCheckRun(d int, id uint64, next *state, log []histories.Eve
 	if p.ok {
 		return
 	}
-	*p = peek{ok: true, next: next, info: e.info(e.nodes[d].Enabled[k]), byCheck: true}
-	if st := e.states[d]; next.events > st.events {
-		p.events = slices.Clone(log[st.events:next.events])
-	}
+	*p = peek{ok: true, next: next, events: stepEvents(e.states[d], next, log), info: e.info(e.nodes[d].Enabled[k]), byCheck: true}
 }
 
 // useCheckRun marks the peek p of event k at depth d, which a check ran, as the search's

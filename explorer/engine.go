@@ -461,8 +461,8 @@ func (e *engine) peek(k int, bySends bool) *peek {
 		}
 		if e.opts.Stateless {
 			p.next = nil // a stateless search keeps no state it could backtrack to
-		} else if next != nil && next.events > s.events {
-			p.events = slices.Clone(log[s.events:next.events])
+		} else if next != nil {
+			p.events = stepEvents(s, next, log)
 		}
 		p.bySends = bySends
 	} else if p.byCheck {
@@ -472,6 +472,15 @@ func (e *engine) peek(k int, bySends bool) *peek {
 		p.bySends = false
 	}
 	return p
+}
+
+// stepEvents returns a copy of the history events the step from st to next added to
+// log, or nil when it added none: what a peek keeps for take to put back on the log.
+func stepEvents(st, next *state, log []histories.Event) []histories.Event {
+	if next.events <= st.events {
+		return nil
+	}
+	return slices.Clone(log[st.events:next.events])
 }
 
 // peekSlot returns the peek of event k at depth d, making room for the node's events.

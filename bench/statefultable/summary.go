@@ -15,6 +15,9 @@ const halfStatesAgents = 3
 // A run is small when its ex+c CPU, as the table shows it (two decimals), is under
 // smallCPU: there the process's start-up is most of what is measured.
 func summary(rows []*row) string {
+	if len(rows) == 0 {
+		return "No configurations.\n"
+	}
 	var b strings.Builder
 	var states, large, small span
 	var three, half int
@@ -39,9 +42,6 @@ func summary(rows []*row) string {
 		if math.Round(r.ratio*100)/100 > 1 { // as the table shows it: 1.004 is 1.00
 			above = append(above, fmt.Sprintf("%s %.2f", name, r.ratio))
 		}
-	}
-	if len(rows) == 0 {
-		return "No configurations.\n"
 	}
 	fmt.Fprintf(&b, "- States: %.3f–%.3f of ex+c's (highest: %s)", states.lo, states.hi, states.hiName)
 	if three > 0 {
