@@ -58,6 +58,29 @@ type config struct {
 	long  bool // explored exhaustively in seconds rather than milliseconds
 }
 
+// oracleSystem is a system an oracle test compares strategies on; long ones are skipped
+// with -short, and random ones too large to compare are skipped.
+type oracleSystem struct {
+	name   string
+	sys    model.System
+	long   bool
+	random bool
+}
+
+// registerSystems returns the systems of registerConfigs.
+func registerSystems(t *testing.T) []oracleSystem {
+	t.Helper()
+	var all []oracleSystem
+	for _, c := range registerConfigs() {
+		s, err := c.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, oracleSystem{c.name, s, c.long, false})
+	}
+	return all
+}
+
 func registerConfigs() []config {
 	return []config{
 		{"register/2r1w", func() (model.System, error) { return register.New(2, "2r1w") }, false},
@@ -73,20 +96,8 @@ func registerConfigs() []config {
 // random protocols: 100 seeds, of which the 94 whose space is at most randomBudget
 // schedules are compared (docs/strategies.md says 94; the test holds it to that).
 func TestDPORKeepsEveryCanonicalHistory(t *testing.T) {
-	type sys struct {
-		name   string
-		sys    model.System
-		long   bool
-		random bool
-	}
-	var all []sys
-	for _, c := range registerConfigs() {
-		s, err := c.build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, sys{c.name, s, c.long, false})
-	}
+	type sys = oracleSystem
+	all := registerSystems(t)
 	for seed := uint64(0); seed < 100; seed++ {
 		s := randomSystem(seed)
 		all = append(all, sys{s.Name, s, false, true})

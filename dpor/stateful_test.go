@@ -23,20 +23,8 @@ func exploreCached(t testing.TB, sys model.System, s dpor.Strategy, budget int64
 // violations that exhaustive search with caching finds, on the DS2 registers and on
 // random protocols, acyclic and cyclic.
 func TestStatefulDPORKeepsEveryCanonicalHistory(t *testing.T) {
-	type sys struct {
-		name   string
-		sys    model.System
-		long   bool
-		random bool
-	}
-	var all []sys
-	for _, c := range registerConfigs() {
-		s, err := c.build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, sys{c.name, s, c.long, false})
-	}
+	type sys = oracleSystem
+	all := registerSystems(t)
 	// RAVEL_STATEFUL_SWEEP=1 compares four times as many random systems (the revisit's
 	// rules are subtle enough to want them); not in CI: a few of the added seeds take
 	// minutes of exhaustive search each.
@@ -69,25 +57,7 @@ func TestStatefulDPORKeepsEveryCanonicalHistory(t *testing.T) {
 		for _, s := range all {
 			t.Run(s.name, func(t *testing.T) {
 				t.Parallel()
-				if s.long && testing.Short() {
-					t.Skip("large; skipped with -short")
-				}
-				opts := explorer.Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: explorer.Unlimited}
-				if s.random {
-					// Stopped one state past the bound, a search too large to compare
-					// costs no more than one that is compared.
-					opts.MaxStates = maxStates + 1
-				}
-				ex, exr := exploreWith(t, s.sys, opts)
-				if !ex.complete && s.random {
-					t.Skipf("exhaustive search with caching visits more than %d states: too large to compare in CI", maxStates)
-				}
-				if !ex.complete {
-					t.Fatalf("exhaustive search with caching did not complete")
-				}
-				if !s.long && exr.Stats.States > maxStates {
-					t.Skipf("%d states: too large to compare in CI", exr.Stats.States)
-				}
+				ex, exr := cachedBaseline(t, s)
 				compared.Add(1)
 				dp, dpr := exploreCached(t, s.sys, dpor.DPOR(dpor.History()), explorer.Unlimited)
 				if !slices.Equal(ex.canonical, dp.canonical) {
@@ -116,6 +86,33 @@ func TestStatefulDPORKeepsEveryCanonicalHistory(t *testing.T) {
 
 // maxStates bounds the random systems compared: the few larger ones are skipped.
 const maxStates = 10_000
+
+// cachedBaseline is the oracle's answer for s: exhaustive search with caching, which must
+// complete. It skips s with -short when s is long, and when s is too large to compare in
+// CI (more than maxStates states, but for long configurations).
+func cachedBaseline(t *testing.T, s oracleSystem) (outcome, *explorer.Result) {
+	t.Helper()
+	if s.long && testing.Short() {
+		t.Skip("large; skipped with -short")
+	}
+	opts := explorer.Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: explorer.Unlimited}
+	if s.random {
+		// Stopped one state past the bound, a search too large to compare costs no more
+		// than one that is compared.
+		opts.MaxStates = maxStates + 1
+	}
+	ex, exr := exploreWith(t, s.sys, opts)
+	if !ex.complete && s.random {
+		t.Skipf("exhaustive search with caching visits more than %d states: too large to compare in CI", maxStates)
+	}
+	if !ex.complete {
+		t.Fatalf("exhaustive search with caching did not complete")
+	}
+	if !s.long && exr.Stats.States > maxStates {
+		t.Skipf("%d states: too large to compare in CI", exr.Stats.States)
+	}
+	return ex, exr
+}
 
 // hasCycle reports whether some schedule of sys reaches a state it has been in before:
 // without caching, exhaustive search then reaches the depth bound.

@@ -132,10 +132,15 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		if e.strat, e.cacher, err = cacheable(e.strat, x.faulty); err != nil {
 			return nil, err
 		}
-		if _, ok := e.strat.(dpor.Revisiter); ok {
+		_, revisits := e.strat.(dpor.Revisiter)
+		if revisits {
 			e.memo = newStepMemo() // for CommutesAt, from the first step
 			e.habits = map[uint64]sendsHabit{}
 		}
+		if opts.CanonicalStates && !revisits && !dpor.KeyFree(e.cacher) {
+			return nil, fmt.Errorf("canonical states with the %s strategy lose canonical histories: what it explores from a state depends on more than the state and the canonical form of its history; use exhaustive or dpor, or chronological states", e.strat.Name())
+		}
+		x.byCanon = opts.CanonicalStates
 	}
 	if opts.Checkpoint.Dir != "" {
 		if err := e.openCheckpoint(); err != nil {
@@ -631,7 +636,7 @@ func (e *engine) endSchedule(s *state, cut bool) {
 		e.end = ScheduleEnd{Index: e.stats.Schedules, Steps: e.steps(d), Events: events, Fingerprint: s.fingerprint(), Cut: cut}
 		e.opts.OnSchedule(&e.end)
 	}
-	e.judged = e.checker.judge(s.chrono, events, &e.stats, func() found {
+	e.judged = e.checker.judge(chronoOf(s, events), events, &e.stats, func() found {
 		return found{
 			schedule:    e.stats.Schedules,
 			steps:       e.steps(len(e.states) - 1),

@@ -60,6 +60,15 @@ type Options struct {
 	// DefaultVisitedMem.
 	VisitedMem int64
 	VisitedDir string
+	// CanonicalStates, with StateCaching, makes a state's fingerprint cover the canonical
+	// form of its history — the operations, their outputs, the ones open, and which
+	// returned before which was invoked — instead of the history's chronological order
+	// (canonkey.go). Paths whose histories differ only in an order no canonical history
+	// tells apart then reach one state, not several: the search keeps the same canonical
+	// histories and violations in fewer states, but finds fewer chronologically unique
+	// histories (Stats.Unique), since it explores fewer paths. Only exhaustive search and
+	// stateful DPOR allow it; Run refuses it without StateCaching and with the others.
+	CanonicalStates bool
 	// Stateless keeps no snapshot to backtrack to: after every schedule, the next one is
 	// re-executed from the initial state (the DS2 paper's ST column). It explores exactly
 	// what the stateful search explores, slower.
@@ -109,6 +118,8 @@ func (o Options) checkStates() error {
 		return fmt.Errorf("MaxStates must be 0 (no limit) or positive, got %d", o.MaxStates)
 	case o.MaxStates > 0 && !o.StateCaching:
 		return errors.New("MaxStates needs StateCaching: without it the search counts no states")
+	case o.CanonicalStates && !o.StateCaching:
+		return errors.New("CanonicalStates needs StateCaching: it changes what a visited state is")
 	}
 	return nil
 }

@@ -31,7 +31,7 @@ func (e *engine) SendsTo(k int) uint64 {
 	if known && h.trusted() {
 		return hookSends(h.Sends)
 	}
-	key := model.Mix64(s.ahash[ev.To] ^ model.Mix64(ev.Content) ^ model.Mix64(s.chrono+0x5e4d5))
+	key := model.Mix64(s.ahash[ev.To] ^ model.Mix64(ev.Content) ^ model.Mix64(s.hist+0x5e4d5))
 	sends, ok := e.sends.get(key)
 	if !ok {
 		sends = e.peek(k, true).info.SendsTo

@@ -23,6 +23,7 @@ type pending struct {
 // answered.
 type client struct {
 	invoked, answered int32
+	open              uint64 // the canonical term of its operation invoked and not answered (canonkey.go)
 }
 
 // state is a complete snapshot of the system (DESIGN.md, Semantics 6–7). Nothing mutates
@@ -35,17 +36,18 @@ type state struct {
 	pending []*pending
 	clients []client
 	events  int         // length of the history
-	chrono  uint64      // chain hash of the history
+	hist    uint64      // the history's chain hash, or with byCanon its canonical key (canonkey.go)
 	asum    uint64      // Σ mix(i, ahash[i])
 	psum    uint64      // Σ chash over pending (order-independent)
 	faults  *faultState // nil until a fault happens
 	fifo    bool        // the network is FIFO: fingerprint covers each channel's order
+	byCanon bool        // fingerprint covers canon, not chrono (Options.CanonicalStates)
 }
 
 // fingerprint covers actors, pending messages and timers, the order of the messages in
 // each FIFO channel, and the history (which also fixes each client's progress).
 func (s *state) fingerprint() uint64 {
-	fp := model.Mix64(s.asum ^ model.Mix64(s.psum+0x9E3779B97F4A7C15) ^ model.Mix64(s.chrono^0xC2B2AE3D27D4EB4F))
+	fp := model.Mix64(s.asum ^ model.Mix64(s.psum+0x9E3779B97F4A7C15) ^ model.Mix64(s.hist^0xC2B2AE3D27D4EB4F))
 	if s.faults != nil {
 		fp = model.Mix64(fp ^ s.faults.hash())
 	}
@@ -110,6 +112,8 @@ type executor struct {
 	ctx     *model.Ctx
 	h       *model.Hasher
 	fifo    bool
+	// byCanon: states' fingerprints cover the canonical key (Options.CanonicalStates).
+	byCanon bool
 	// keys: fill in the events' keys (for key-aware strategies).
 	keys bool
 	// channels is enabled's scratch set of the FIFO channels seen.
@@ -230,6 +234,7 @@ func (x *executor) initial() (*state, *failure, error) {
 		ahash:   make([]uint64, n),
 		clients: make([]client, x.harness.NumClients()),
 		fifo:    x.fifo,
+		byCanon: x.byCanon,
 	}
 	for i, a := range x.sys.Actors {
 		c, err := x.mode.Clone(a)
@@ -375,11 +380,12 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 		ahash:   s.ahash,
 		clients: s.clients,
 		events:  s.events,
-		chrono:  s.chrono,
+		hist:    s.hist,
 		asum:    s.asum,
 		psum:    s.psum - p.chash,
 		faults:  s.faults,
 		fifo:    s.fifo,
+		byCanon: s.byCanon,
 	}
 	n.pending = make([]*pending, 0, len(s.pending)+4)
 	n.pending = append(n.pending, s.pending[:k]...)
@@ -420,7 +426,11 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 func (x *executor) record(n *state, log []histories.Event, e histories.Event) []histories.Event {
 	log = append(log[:n.events], e)
 	n.events++
-	n.chrono = histories.ChainHash(n.chrono, e)
+	if n.byCanon {
+		n.recordCanon(e)
+	} else {
+		n.hist = histories.ChainHash(n.hist, e)
+	}
 	return log
 }
 

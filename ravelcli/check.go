@@ -40,6 +40,7 @@ type checkFlags struct {
 	visitedMem   string
 	visitedDir   string
 	stateless    bool
+	canonical    bool
 	dependence   string
 	histories    string
 	ckpt         checkpointFlags
@@ -69,6 +70,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
 	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: "+strings.Join(dpor.Dependences(), ", ")+" (default: history; key for liviola; actor for the samplers, which know actor and history)")
 	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive, delay-bounded and dpor only)")
+	fs.BoolVar(&f.canonical, "canonical-states", false, "with --state-caching on (exhaustive and dpor): a state covers the canonical form of its history, not its order, so paths whose histories no canonical history tells apart meet; fewer states, the same canonical histories, fewer chronologically unique ones")
 	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
@@ -162,7 +164,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if err := f.faults.apply(&sys, &opts); err != nil {
 		return 0, err
 	}
-	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxStates: f.maxStates, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", Stateless: f.stateless, Faults: faultsInfo(&sys)}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxStates: f.maxStates, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", CanonicalStates: f.canonical, Stateless: f.stateless, Faults: faultsInfo(&sys)}
 	if dep := dpor.RelationOf(strat); dep != nil {
 		info.Dependence = dep.Name()
 	}
@@ -189,9 +191,18 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		if err := visitedFlagsApply("check", fs, strat); err != nil {
 			return 0, err
 		}
+		if f.canonical {
+			if name := strat.Name(); name != "exhaustive" && name != "dpor" {
+				return 0, usagef("check: --canonical-states loses canonical histories with the %s strategy (what it explores from a state depends on more than the state and its history's canonical form); use exhaustive or dpor, or drop the flag", name)
+			}
+			opts.CanonicalStates = true
+		}
 	case "off":
 		if f.maxStates != 0 {
 			return 0, usagef("check: --max-states needs --state-caching on: without it the search counts no states (bound it with --max-schedules)")
+		}
+		if f.canonical {
+			return 0, usagef("check: --canonical-states needs --state-caching on: it changes what a visited state is")
 		}
 	default:
 		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
@@ -387,7 +398,11 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		row("", "schedules ending in a panic, bad response or failed assertion", report.Thousands(r.Panics))
 	}
 	if r.StateCaching {
-		row("", "states (unique)", report.Thousands(r.States))
+		states := "states (unique)"
+		if r.CanonicalStates {
+			states = "states (unique, by canonical history)"
+		}
+		row("", states, report.Thousands(r.States))
 		row("", "revisits (paths ended at a visited state)", report.Thousands(r.Revisits))
 		if r.ExploredAgain > 0 {
 			row("", "states explored again (reached under a smaller sleep set)", report.Thousands(r.ExploredAgain))

@@ -52,6 +52,7 @@ func (f *checkpointFlags) checkpointing(info runInfo, visitedMem int64, reflecti
 		"dependence=" + info.Dependence,
 		fmt.Sprintf("delays=%v", derefInt(info.Delays)),
 		fmt.Sprintf("state-caching=%v", info.StateCaching),
+		fmt.Sprintf("canonical-states=%v", info.CanonicalStates),
 		fmt.Sprintf("stateless=%v", info.Stateless),
 		fmt.Sprintf("max-schedules=%d", info.MaxSchedules),
 		fmt.Sprintf("max-depth=%d", info.MaxDepth),

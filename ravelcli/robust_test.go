@@ -28,6 +28,8 @@ func TestFlagsValidatedAlike(t *testing.T) {
 		{"check retries", []string{"check", "adr", "--retries", "-7"}, "--retries"},
 		{"check negative states", []string{"check", "abd", "--state-caching", "on", "--max-states", "-1"}, "--max-states must be 0 (no limit) or positive"},
 		{"check states without caching", []string{"check", "abd", "--max-states", "100"}, "--max-states needs --state-caching on"},
+		{"check canonical states without caching", []string{"check", "register", "--canonical-states"}, "--canonical-states needs --state-caching on"},
+		{"check canonical states with delay-bounded", []string{"check", "register", "--strategy", "delay-bounded", "--state-caching", "on", "--canonical-states"}, "--canonical-states loses canonical histories with the delay-bounded strategy"},
 		{"bench retries", []string{"bench", "--systems", "adr", "--retries", "-7"}, "--retries"},
 		{"check agents 0", []string{"check", "register", "--agents", "0"}, "--agents must be at least 1"},
 		{"bench agents 0", []string{"bench", "--systems", "register", "--agents", "0"}, "--agents must be at least 1"},

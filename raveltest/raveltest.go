@@ -113,7 +113,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	v := report.NewViolation(&sys, res.First)
 	// Agents counts the actors: a replay file names at least one (report.Read).
 	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence,
-		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, Faults: report.FaultsOf(&sys)}
+		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, CanonicalStates: c.opts.CanonicalStates, Faults: report.FaultsOf(&sys)}
 	// The harness has no name here: the file records what it does, which a replay checks.
 	info.Clients = report.Clients(&sys)
 	under := ""

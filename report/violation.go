@@ -27,9 +27,12 @@ type RunInfo struct {
 	Agents       int    `json:"agents"`
 	Retries      int    `json:"retries,omitempty"`
 	StateCaching bool   `json:"state_caching"`
-	Stateless    bool   `json:"stateless"`
-	Seed         int64  `json:"seed"`
-	MaxSchedules int64  `json:"max_schedules"`
+	// CanonicalStates: with state caching, a state covered its history's canonical form,
+	// not its order (--canonical-states).
+	CanonicalStates bool  `json:"canonical_states,omitempty"`
+	Stateless       bool  `json:"stateless"`
+	Seed            int64 `json:"seed"`
+	MaxSchedules    int64 `json:"max_schedules"`
 	// MaxStates is the budget of distinct states (--max-states, with state caching); 0
 	// means none.
 	MaxStates  int64   `json:"max_states,omitempty"`

@@ -8,7 +8,8 @@
 //	go run ./bench/statefultable > table.md
 //
 // measures the ravel of the module it is run in, built into a temporary directory;
-// -ravel PATH measures a binary built before.
+// -ravel PATH measures a binary built before; -canonical-states measures both cached
+// searches with canonical states (docs/visited-states.md).
 //
 // CPU is user + system time of the finished process, from the operating system. ex+c
 // and dpor+c run in turn, dpor+c first, -n times each after one warm-up of each
@@ -79,6 +80,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	withLarge := fs.Bool("large", false, "with the default configurations, add "+strings.Join(large, ",")+" (minutes of CPU)")
 	limit := fs.Duration("stateless-limit", time.Minute, "interrupt stateless dpor after this long (0: do not run it)")
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
+	canonical := fs.Bool("canonical-states", false, "run ex+c and dpor+c with --canonical-states: states that cover their history's canonical form, not its order")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -112,7 +114,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	m := &measurer{ravel: *ravel, pairs: *n, smallPairs: *smallN, limit: *limit}
+	m := &measurer{ravel: *ravel, pairs: *n, smallPairs: *smallN, limit: *limit, canonical: *canonical}
 	if !*quiet {
 		m.progress = stderr
 	}

@@ -61,6 +61,7 @@ type measurer struct {
 	smallPairs int
 	limit      time.Duration
 	progress   io.Writer // nil: quiet
+	canonical  bool      // the cached runs with --canonical-states
 }
 
 func (m *measurer) args(c config, strategy string, caching bool) []string {
@@ -68,8 +69,12 @@ func (m *measurer) args(c config, strategy string, caching bool) []string {
 	if caching {
 		on = "on"
 	}
-	return []string{"check", c.sys, "--harness", c.harness, "--strategy", strategy, "--state-caching", on,
+	args := []string{"check", c.sys, "--harness", c.harness, "--strategy", strategy, "--state-caching", on,
 		"--max-schedules", "0", "--json", "--quiet"}
+	if caching && m.canonical {
+		args = append(args, "--canonical-states")
+	}
+	return args
 }
 
 // once runs ravel with args; with limit > 0 it is interrupted after limit. A run that

@@ -262,3 +262,21 @@ func TestShippedConfigurations(t *testing.T) {
 		t.Errorf("first configuration %s, want register/2r1w (the catalog's first)", def[0])
 	}
 }
+
+// TestCanonicalStatesOnlyWhenCached: -canonical-states adds the flag to the cached runs,
+// which take it, and not to stateless dpor, which would refuse it.
+func TestCanonicalStatesOnlyWhenCached(t *testing.T) {
+	for _, canonical := range []bool{false, true} {
+		m := &measurer{canonical: canonical}
+		c := config{"register", "2r1w"}
+		for _, tc := range []struct {
+			strategy string
+			caching  bool
+		}{{"exhaustive", true}, {"dpor", true}, {"dpor", false}} {
+			got := slices.Contains(m.args(c, tc.strategy, tc.caching), "--canonical-states")
+			if want := canonical && tc.caching; got != want {
+				t.Errorf("canonical %v, %s caching %v: --canonical-states given %v, want %v", canonical, tc.strategy, tc.caching, got, want)
+			}
+		}
+	}
+}
