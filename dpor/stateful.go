@@ -109,6 +109,19 @@ func CachingSound(s Strategy) bool {
 	return false
 }
 
+// CanonicalStatesSound reports whether state caching is sound with s when a state covers
+// its history's canonical form rather than its order (explorer.Options.CanonicalStates):
+// for exhaustive search, and for the strategies that run stateful DPOR under caching
+// (Cacheable). Delay-bounded search is not: what it explores from a state depends on
+// more than the state and that form.
+func CanonicalStatesSound(s Strategy) bool {
+	if _, ok := s.(Cacheable); ok {
+		return true
+	}
+	c, ok := s.(StateCacher)
+	return ok && KeyFree(c)
+}
+
 // Stateful returns source-set DPOR for use with state caching.
 func (s *source) Stateful() Revisiter { return StatefulDPOR(s.dep) }
 

@@ -183,3 +183,20 @@ func TestStatefulDPORShippedSystems(t *testing.T) {
 		})
 	}
 }
+
+// TestCanonicalStatesSoundFor: canonical states are allowed exactly where caching runs
+// exhaustive search or stateful DPOR.
+func TestCanonicalStatesSoundFor(t *testing.T) {
+	for _, name := range dpor.StrategyNames() {
+		t.Run(name, func(t *testing.T) {
+			s, err := dpor.New(name, dpor.Config{Delays: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := name == "exhaustive" || name == "dpor" || name == "dpor-source"
+			if got := dpor.CanonicalStatesSound(s); got != want {
+				t.Errorf("CanonicalStatesSound(%s) = %v, want %v", name, got, want)
+			}
+		})
+	}
+}

@@ -41,7 +41,7 @@ type state struct {
 	psum    uint64      // Σ chash over pending (order-independent)
 	faults  *faultState // nil until a fault happens
 	fifo    bool        // the network is FIFO: fingerprint covers each channel's order
-	byCanon bool        // fingerprint covers canon, not chrono (Options.CanonicalStates)
+	byCanon bool        // hist is the canonical key (Options.CanonicalStates)
 }
 
 // fingerprint covers actors, pending messages and timers, the order of the messages in

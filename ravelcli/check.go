@@ -70,7 +70,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
 	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: "+strings.Join(dpor.Dependences(), ", ")+" (default: history; key for liviola; actor for the samplers, which know actor and history)")
 	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive, delay-bounded and dpor only)")
-	fs.BoolVar(&f.canonical, "canonical-states", false, "with --state-caching on (exhaustive and dpor): a state covers the canonical form of its history, not its order, so paths whose histories no canonical history tells apart meet; fewer states, the same canonical histories, fewer chronologically unique ones")
+	fs.BoolVar(&f.canonical, "canonical-states", false, "with --state-caching on (exhaustive, dpor and dpor-source): a state covers the canonical form of its history, not its order, so paths whose histories no canonical history tells apart meet; fewer states, the same canonical histories, fewer chronologically unique ones")
 	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
@@ -192,8 +192,8 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 			return 0, err
 		}
 		if f.canonical {
-			if name := strat.Name(); name != "exhaustive" && name != "dpor" {
-				return 0, usagef("check: --canonical-states loses canonical histories with the %s strategy (what it explores from a state depends on more than the state and its history's canonical form); use exhaustive or dpor, or drop the flag", name)
+			if !dpor.CanonicalStatesSound(strat) {
+				return 0, usagef("check: --canonical-states loses canonical histories with the %s strategy (what it explores from a state depends on more than the state and its history's canonical form); use exhaustive, dpor or dpor-source, or drop the flag", f.strategy)
 			}
 			opts.CanonicalStates = true
 		}

@@ -30,6 +30,7 @@ func TestFlagsValidatedAlike(t *testing.T) {
 		{"check states without caching", []string{"check", "abd", "--max-states", "100"}, "--max-states needs --state-caching on"},
 		{"check canonical states without caching", []string{"check", "register", "--canonical-states"}, "--canonical-states needs --state-caching on"},
 		{"check canonical states with delay-bounded", []string{"check", "register", "--strategy", "delay-bounded", "--state-caching", "on", "--canonical-states"}, "--canonical-states loses canonical histories with the delay-bounded strategy"},
+		{"check canonical states with a sampler", []string{"check", "register", "--strategy", "pct", "--state-caching", "on", "--canonical-states"}, "--state-caching on is not sound with the pct strategy"},
 		{"bench retries", []string{"bench", "--systems", "adr", "--retries", "-7"}, "--retries"},
 		{"check agents 0", []string{"check", "register", "--agents", "0"}, "--agents must be at least 1"},
 		{"bench agents 0", []string{"bench", "--systems", "register", "--agents", "0"}, "--agents must be at least 1"},
