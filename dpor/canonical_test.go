@@ -2,6 +2,7 @@ package dpor_test
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -29,7 +30,12 @@ func TestCanonicalStatesKeepEveryCanonicalHistory(t *testing.T) {
 	for _, name := range []string{"chord-fixed/2r2w", "paxos/2r2w", "leader/1rw", "abd/1w2r-seq"} {
 		all = append(all, sys{name, shippedSystem(t, name), true, false})
 	}
-	for seed := uint64(0); seed < 40; seed++ {
+	// RAVEL_STATEFUL_SWEEP=1 compares four times as many random systems; not in CI.
+	seeds := uint64(40)
+	if os.Getenv("RAVEL_STATEFUL_SWEEP") != "" {
+		seeds = 160
+	}
+	for seed := uint64(0); seed < seeds; seed++ {
 		all = append(all, sys{randomSystem(seed).Name, randomSystem(seed), false, true})
 		all = append(all, sys{randomCyclicSystem(seed).Name, randomCyclicSystem(seed), false, true})
 		c := faultConfigs[seed%uint64(len(faultConfigs))]

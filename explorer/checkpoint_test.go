@@ -42,7 +42,8 @@ func figures(st explorer.Stats) string {
 // from its checkpoint each time ends with exactly the statistics, the canonical histories
 // in the order found, and the first violation of the uninterrupted run — for exhaustive
 // and delay-bounded search with caching (in memory and spilling), without caching, and
-// for the DPOR family, whose per-node sets are part of the frontier.
+// for the DPOR family, whose per-node sets are part of the frontier; and for exhaustive
+// search and stateful DPOR with canonical states, whose keys a resume rebuilds by replay.
 func TestCheckpointResumeIsInvisible(t *testing.T) {
 	defer explorer.PollEveryStep()()
 	// Every mode runs on the systems marked all; the others, to keep the suite short, run
@@ -71,16 +72,18 @@ func TestCheckpointResumeIsInvisible(t *testing.T) {
 		}},
 	}
 	type mode struct {
-		name    string
-		strat   func() dpor.Strategy
-		caching bool
-		mem     int64
+		name      string
+		strat     func() dpor.Strategy
+		caching   bool
+		mem       int64
+		canonical bool
 	}
 	modes := []mode{
-		{"exhaustive-cached", dpor.Exhaustive, true, 0},
-		{"exhaustive-cached-spilling", dpor.Exhaustive, true, 4 << 10},
-		{"delay-bounded-cached", func() dpor.Strategy { return dpor.DelayBounded(2) }, true, 0},
-		{"exhaustive", dpor.Exhaustive, false, 0},
+		{"exhaustive-cached", dpor.Exhaustive, true, 0, false},
+		{"exhaustive-cached-spilling", dpor.Exhaustive, true, 4 << 10, false},
+		{"exhaustive-canonical-spilling", dpor.Exhaustive, true, 4 << 10, true},
+		{"delay-bounded-cached", func() dpor.Strategy { return dpor.DelayBounded(2) }, true, 0, false},
+		{"exhaustive", dpor.Exhaustive, false, 0, false},
 	}
 	for _, name := range []string{"dpor-source", "transdpor", "ired", "liviola"} {
 		modes = append(modes, mode{name, func() dpor.Strategy {
@@ -89,22 +92,23 @@ func TestCheckpointResumeIsInvisible(t *testing.T) {
 				panic(err)
 			}
 			return s
-		}, false, 0})
+		}, false, 0, false})
 	}
 	// Stateful DPOR keeps its graph of the visited states in the checkpoint record.
-	modes = append(modes, mode{"dpor-cached", func() dpor.Strategy {
+	statefulDPOR := func() dpor.Strategy {
 		s, err := dpor.New("dpor", dpor.Config{})
 		if err != nil {
 			panic(err)
 		}
 		return s
-	}, true, 0})
+	}
+	modes = append(modes, mode{"dpor-cached", statefulDPOR, true, 0, false}, mode{"dpor-canonical", statefulDPOR, true, 0, true})
 	for _, sc := range systems {
 		for _, m := range modes {
-			if !sc.all && m.name != "exhaustive-cached-spilling" && m.name != "exhaustive" && m.name != "dpor-source" && m.name != "dpor-cached" {
+			if !sc.all && !slices.Contains([]string{"exhaustive-cached-spilling", "exhaustive-canonical-spilling", "exhaustive", "dpor-source", "dpor-cached", "dpor-canonical"}, m.name) {
 				continue
 			}
-			if sc.cachedOnly && !m.caching || m.name == "dpor-cached" && strings.Contains(sc.name, "+") {
+			if sc.cachedOnly && !m.caching || strings.HasPrefix(m.name, "dpor-c") && strings.Contains(sc.name, "+") {
 				continue // stateful DPOR refuses fault events
 			}
 			t.Run(sc.name+"/"+m.name, func(t *testing.T) {
@@ -112,7 +116,7 @@ func TestCheckpointResumeIsInvisible(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				opts := explorer.Options{Strategy: m.strat(), MaxSchedules: explorer.Unlimited, StateCaching: m.caching, VisitedMem: m.mem, VisitedDir: t.TempDir()}
+				opts := explorer.Options{Strategy: m.strat(), MaxSchedules: explorer.Unlimited, StateCaching: m.caching, CanonicalStates: m.canonical, VisitedMem: m.mem, VisitedDir: t.TempDir()}
 				want, err := explorer.Run(context.Background(), sys, opts)
 				if err != nil {
 					t.Fatal(err)

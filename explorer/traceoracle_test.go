@@ -45,8 +45,12 @@ func traceKey(s *state, events []histories.Event) uint64 {
 // the depth bound or by a sleep set ends elsewhere) and the run's result.
 func finalStates(t *testing.T, sys model.System, strat dpor.Strategy, budget int64) (map[uint64]bool, *Result) {
 	t.Helper()
-	return finalStatesWith(t, sys, Options{Strategy: strat, StateCaching: true, MaxSchedules: budget})
+	return finalStatesWith(t, sys, Options{Strategy: strat, StateCaching: true, MaxSchedules: budget, CanonicalStates: finalsCanonical})
 }
+
+// finalsCanonical runs the final-state oracles' searches with canonical states, and keys
+// a final state by its fingerprint, which then covers the canonical history.
+var finalsCanonical = false
 
 // compareStates bounds the random systems the final-state oracles compare: exhaustive
 // search with caching on the few larger ones is stopped one state past it (smallFinals)
@@ -58,7 +62,7 @@ const compareStates = 10_000
 // state past compareStates.
 func smallFinals(t *testing.T, sys model.System) (map[uint64]bool, *Result) {
 	t.Helper()
-	return finalStatesWith(t, sys, Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: Unlimited, MaxStates: compareStates + 1})
+	return finalStatesWith(t, sys, Options{Strategy: dpor.Exhaustive(), StateCaching: true, MaxSchedules: Unlimited, MaxStates: compareStates + 1, CanonicalStates: finalsCanonical})
 }
 
 // finalStatesWith is finalStates with opts, which must have StateCaching.
@@ -67,7 +71,11 @@ func finalStatesWith(t *testing.T, sys model.System, opts Options) (map[uint64]b
 	finals := map[uint64]bool{}
 	visitHook = func(e *engine, s *state) {
 		if d := len(e.nodes) - 1; len(e.nodes[d].Enabled) == 0 {
-			finals[traceKey(s, e.log[:s.events])] = true
+			if opts.CanonicalStates {
+				finals[s.fingerprint()] = true
+			} else {
+				finals[traceKey(s, e.log[:s.events])] = true
+			}
 		}
 	}
 	defer func() { visitHook = nil }()
@@ -159,6 +167,16 @@ func seedRange(t *testing.T, name string, lo, hi uint64) (uint64, uint64) {
 // with caching reaches — the actors' states and the messages left, not only the
 // histories.
 func TestStatefulDPORReachesEveryFinalState(t *testing.T) {
+	compareFinalStates(t, traceOracleSystems(t), nil, 80)
+}
+
+// TestStatefulDPORReachesEveryFinalStateWithCanonicalStates is the same oracle with both
+// searches keying their states by the canonical form of the history
+// (Options.CanonicalStates): stateful DPOR must reach every final state — the actors'
+// states, the messages left and the canonical history — that exhaustive search reaches.
+func TestStatefulDPORReachesEveryFinalStateWithCanonicalStates(t *testing.T) {
+	finalsCanonical = true
+	defer func() { finalsCanonical = false }()
 	compareFinalStates(t, traceOracleSystems(t), nil, 80)
 }
 
