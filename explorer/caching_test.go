@@ -126,6 +126,36 @@ func TestStatelessMatchesStateful(t *testing.T) {
 	}
 }
 
+// TestStatelessMatchesStatefulWithCanonicalStates: with canonical states too, re-executing
+// every schedule from the initial state explores what the snapshots explore — the
+// canonical key is rebuilt by replay as the chain hash is.
+func TestStatelessMatchesStatefulWithCanonicalStates(t *testing.T) {
+	for _, c := range cachingConfigs() {
+		for _, strat := range []dpor.Strategy{dpor.Exhaustive(), dpor.DPOR(dpor.History())} {
+			t.Run(c.name+"/"+strat.Name(), func(t *testing.T) {
+				sys, err := c.sys()
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts := explorer.Options{Strategy: strat, MaxSchedules: explorer.Unlimited, StateCaching: true, CanonicalStates: true}
+				full := see(t, sys, opts)
+				opts.Stateless = true
+				less := see(t, sys, opts)
+				if !slices.Equal(full.canonical, less.canonical) || !slices.Equal(full.violations, less.violations) {
+					t.Errorf("stateless: %d histories, %d violations; stateful: %d, %d", len(less.canonical), len(less.violations), len(full.canonical), len(full.violations))
+				}
+				f, l := full.res.Stats, less.res.Stats
+				if f.Schedules != l.Schedules || f.Unique != l.Unique || f.Incomplete != l.Incomplete || f.MaxDepth != l.MaxDepth {
+					t.Errorf("stateless %+v\nstateful %+v", l, f)
+				}
+				if l.Replayed == 0 && f.Schedules > 1 {
+					t.Errorf("the stateless run replayed nothing")
+				}
+			})
+		}
+	}
+}
+
 // TestCachingRefusedWithDS2Heuristics: TransDPOR, IRed and LiViola keep no graph of
 // visited states, so caching is refused with them, with faults or without; dpor runs its
 // stateful variant, with faults too.
