@@ -111,18 +111,26 @@ func TestStatelessMatchesStateful(t *testing.T) {
 				caching := !c.short && cacheable
 				full := see(t, sys, explorer.Options{Strategy: strat, MaxSchedules: explorer.Unlimited, StateCaching: caching})
 				less := see(t, sys, explorer.Options{Strategy: strat, MaxSchedules: explorer.Unlimited, StateCaching: caching, Stateless: true})
-				if !slices.Equal(full.canonical, less.canonical) || !slices.Equal(full.violations, less.violations) {
-					t.Errorf("stateless: %d histories, %d violations; stateful: %d, %d", len(less.canonical), len(less.violations), len(full.canonical), len(full.violations))
-				}
-				f, l := full.res.Stats, less.res.Stats
-				if f.Schedules != l.Schedules || f.Unique != l.Unique || f.Incomplete != l.Incomplete || f.MaxDepth != l.MaxDepth {
-					t.Errorf("stateless %+v\nstateful %+v", l, f)
-				}
-				if l.Replayed == 0 && f.Schedules > 1 {
-					t.Errorf("the stateless run replayed nothing")
-				}
+				sameExploration(t, full, less)
 			})
 		}
+	}
+}
+
+// sameExploration checks that the stateless run less explored what the stateful run full
+// did: the same canonical histories and violations, schedules, unique and incomplete
+// histories and longest schedule, by re-executing.
+func sameExploration(t *testing.T, full, less seen) {
+	t.Helper()
+	if !slices.Equal(full.canonical, less.canonical) || !slices.Equal(full.violations, less.violations) {
+		t.Errorf("stateless: %d histories, %d violations; stateful: %d, %d", len(less.canonical), len(less.violations), len(full.canonical), len(full.violations))
+	}
+	f, l := full.res.Stats, less.res.Stats
+	if f.Schedules != l.Schedules || f.Unique != l.Unique || f.Incomplete != l.Incomplete || f.MaxDepth != l.MaxDepth {
+		t.Errorf("stateless %+v\nstateful %+v", l, f)
+	}
+	if l.Replayed == 0 && f.Schedules > 1 {
+		t.Errorf("the stateless run replayed nothing")
 	}
 }
 
@@ -141,16 +149,7 @@ func TestStatelessMatchesStatefulWithCanonicalStates(t *testing.T) {
 				full := see(t, sys, opts)
 				opts.Stateless = true
 				less := see(t, sys, opts)
-				if !slices.Equal(full.canonical, less.canonical) || !slices.Equal(full.violations, less.violations) {
-					t.Errorf("stateless: %d histories, %d violations; stateful: %d, %d", len(less.canonical), len(less.violations), len(full.canonical), len(full.violations))
-				}
-				f, l := full.res.Stats, less.res.Stats
-				if f.Schedules != l.Schedules || f.Unique != l.Unique || f.Incomplete != l.Incomplete || f.MaxDepth != l.MaxDepth {
-					t.Errorf("stateless %+v\nstateful %+v", l, f)
-				}
-				if l.Replayed == 0 && f.Schedules > 1 {
-					t.Errorf("the stateless run replayed nothing")
-				}
+				sameExploration(t, full, less)
 			})
 		}
 	}
