@@ -42,9 +42,9 @@ func (n *state) recordCanon(e histories.Event) {
 }
 
 // chronoOf returns the chain hash of events, the history of state s: s keeps it unless
-// its key is canonical.
-func chronoOf(s *state, events []histories.Event) uint64 {
-	if !s.byCanon {
+// x keys histories canonically.
+func (x *executor) chronoOf(s *state, events []histories.Event) uint64 {
+	if !x.byCanon {
 		return s.hist
 	}
 	h := uint64(0)

@@ -16,7 +16,7 @@ func TestCanonicalKeyIsTheCanonicalForm(t *testing.T) {
 		byKey := map[uint64]histories.Canonical{}
 		byForm := map[uint64]uint64{} // canonical hash → key
 		var events []histories.Event
-		s := &state{clients: make([]client, len(ops)), byCanon: true}
+		s := &state{clients: make([]client, len(ops))}
 		prefixes := 0
 		var walk func()
 		walk = func() {

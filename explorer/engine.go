@@ -636,7 +636,7 @@ func (e *engine) endSchedule(s *state, cut bool) {
 		e.end = ScheduleEnd{Index: e.stats.Schedules, Steps: e.steps(d), Events: events, Fingerprint: s.fingerprint(), Cut: cut}
 		e.opts.OnSchedule(&e.end)
 	}
-	e.judged = e.checker.judge(chronoOf(s, events), events, &e.stats, func() found {
+	e.judged = e.checker.judge(e.x.chronoOf(s, events), events, &e.stats, func() found {
 		return found{
 			schedule:    e.stats.Schedules,
 			steps:       e.steps(len(e.states) - 1),

@@ -208,7 +208,7 @@ func (x *executor) stepFault(s *state, idx int, depth int, log []histories.Event
 	if kind == dpor.Duplicate {
 		return x.duplicate(s, arg, depth, log)
 	}
-	n = &state{actors: s.actors, ahash: s.ahash, clients: s.clients, events: s.events, hist: s.hist, asum: s.asum, psum: s.psum, pending: s.pending, fifo: s.fifo, byCanon: s.byCanon}
+	n = &state{actors: s.actors, ahash: s.ahash, clients: s.clients, events: s.events, hist: s.hist, asum: s.asum, psum: s.psum, pending: s.pending, fifo: s.fifo}
 	f := faultsOf(s)
 	n.faults = f
 	switch kind {

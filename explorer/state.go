@@ -36,12 +36,11 @@ type state struct {
 	pending []*pending
 	clients []client
 	events  int         // length of the history
-	hist    uint64      // the history's chain hash, or with byCanon its canonical key (canonkey.go)
+	hist    uint64      // the history's chain hash, or its canonical key (executor.byCanon, canonkey.go)
 	asum    uint64      // Σ mix(i, ahash[i])
 	psum    uint64      // Σ chash over pending (order-independent)
 	faults  *faultState // nil until a fault happens
 	fifo    bool        // the network is FIFO: fingerprint covers each channel's order
-	byCanon bool        // hist is the canonical key (Options.CanonicalStates)
 }
 
 // fingerprint covers actors, pending messages and timers, the order of the messages in
@@ -112,7 +111,8 @@ type executor struct {
 	ctx     *model.Ctx
 	h       *model.Hasher
 	fifo    bool
-	// byCanon: states' fingerprints cover the canonical key (Options.CanonicalStates).
+	// byCanon: a state's hist is its history's canonical key, not its chain hash
+	// (Options.CanonicalStates).
 	byCanon bool
 	// keys: fill in the events' keys (for key-aware strategies).
 	keys bool
@@ -234,7 +234,6 @@ func (x *executor) initial() (*state, *failure, error) {
 		ahash:   make([]uint64, n),
 		clients: make([]client, x.harness.NumClients()),
 		fifo:    x.fifo,
-		byCanon: x.byCanon,
 	}
 	for i, a := range x.sys.Actors {
 		c, err := x.mode.Clone(a)
@@ -385,7 +384,6 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 		psum:    s.psum - p.chash,
 		faults:  s.faults,
 		fifo:    s.fifo,
-		byCanon: s.byCanon,
 	}
 	n.pending = make([]*pending, 0, len(s.pending)+4)
 	n.pending = append(n.pending, s.pending[:k]...)
@@ -426,7 +424,7 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 func (x *executor) record(n *state, log []histories.Event, e histories.Event) []histories.Event {
 	log = append(log[:n.events], e)
 	n.events++
-	if n.byCanon {
+	if x.byCanon {
 		n.recordCanon(e)
 	} else {
 		n.hist = histories.ChainHash(n.hist, e)
