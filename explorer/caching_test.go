@@ -11,6 +11,7 @@ import (
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/internal/randsys"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/systems/gossip"
 	"github.com/ravelmc/ravel/systems/register"
 )
@@ -184,6 +185,37 @@ func TestCachingRefusedWithDS2Heuristics(t *testing.T) {
 		if err != nil || !res.Complete {
 			t.Errorf("%s with caching and faults: error %v, complete %v", s.Name(), err, res != nil && res.Complete)
 		}
+	}
+}
+
+// TestCachingRefusedWithSamplers: a sampler's runs are drawn independently, so state
+// caching is refused with the reason that is theirs (the distribution), not the DPOR
+// family's (backtrack points), whether the sampler comes as Options.Sampling or as the
+// dpor.Random strategy.
+func TestCachingRefusedWithSamplers(t *testing.T) {
+	sys, err := register.New(2, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		opts explorer.Options
+	}{
+		{"random strategy", explorer.Options{Strategy: dpor.Random(1)}},
+		{"random walk", explorer.Options{Sampling: samplers.RandomWalk()}},
+		{"pos", explorer.Options{Sampling: samplers.POS(samplers.Options{})}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.opts.StateCaching, c.opts.MaxSchedules = true, 10
+			_, err := explorer.Run(context.Background(), sys, c.opts)
+			if err == nil || !strings.Contains(err.Error(), "sampler: its runs are drawn independently") {
+				t.Errorf("error = %v, want a refusal saying a sampler's runs are independent", err)
+			}
+			c.opts.StateCaching = false
+			if _, err := explorer.Run(context.Background(), sys, c.opts); err != nil {
+				t.Errorf("without caching: %v", err)
+			}
+		})
 	}
 }
 

@@ -129,6 +129,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	e.strat = forFaults(e.strat, x.faulty)
 	if opts.StateCaching {
+		if _, _, ok := samplingOf(opts, e.strat); ok {
+			return nil, fmt.Errorf("state caching does not apply to the %s sampler: its runs are drawn independently, and ending one where an earlier run has been would change the distribution its guarantee is stated for; turn caching off, or use dpor, exhaustive or delay-bounded with caching", e.strat.Name())
+		}
 		if e.strat, e.cacher, err = cacheable(e.strat, x.faulty); err != nil {
 			return nil, err
 		}

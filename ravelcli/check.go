@@ -69,7 +69,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
 	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
 	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: "+strings.Join(dpor.Dependences(), ", ")+" (default: history; key for liviola; actor for the samplers, which know actor and history)")
-	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive, delay-bounded and dpor only)")
+	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive, delay-bounded, dpor and dpor-source; not the samplers)")
 	fs.BoolVar(&f.canonical, "canonical-states", false, "with --state-caching on (exhaustive, dpor and dpor-source): a state covers the canonical form of its history, not its order, so paths whose histories no canonical history tells apart meet; fewer states, the same canonical histories, fewer chronologically unique ones")
 	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
@@ -185,6 +185,9 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	switch f.caching {
 	case "on":
 		opts.StateCaching = true
+		if sampling != nil {
+			return 0, usagef("check: --state-caching on does not apply to the %s sampler: its runs are drawn independently, and ending one where an earlier run has been would change the distribution its guarantee is stated for; use dpor (stateful DPOR), exhaustive or delay-bounded, or --state-caching off", f.strategy)
+		}
 		if !dpor.CachingSound(strat) {
 			return 0, usagef("check: --state-caching on is not sound with the %s strategy (it would lose the backtrack points of the paths it cuts); use dpor (stateful DPOR), exhaustive or delay-bounded, or --state-caching off", f.strategy)
 		}
