@@ -347,8 +347,19 @@ func writeHistories(path string, sys *model.System, res *explorer.Result) error 
 // visited, so cycles (which cut schedules at the depth budget) are not unrolled, and
 // stateful DPOR completes on a finite state space in a fraction of exhaustive search's
 // states (docs/strategies.md).
+//
+// Exhaustive search with caching that stops short (a budget, or interrupted) gets the
+// other half of that hint: stateful DPOR finds the same canonical histories in fewer
+// states: 0.08–0.13 of exhaustive search's on the largest harnesses both complete, and
+// it completes abd 2w2r, which exhaustive search with caching does not in 25 minutes
+// (docs/strategies.md).
 func completeSearchHint(r checkReport) string {
-	if r.Complete || r.Interrupted || r.StateCaching || r.Stateless || (r.Strategy != "exhaustive" && r.Strategy != "dpor") {
+	switch {
+	case r.Complete || r.Stateless:
+		return ""
+	case r.StateCaching && r.Strategy == "exhaustive":
+		return "hint: --strategy dpor (stateful DPOR, with the same --state-caching on) finds the same canonical histories in fewer states"
+	case r.Interrupted || r.StateCaching || (r.Strategy != "exhaustive" && r.Strategy != "dpor"):
 		return ""
 	}
 	return "hint: --strategy dpor --state-caching on --max-schedules 0 ends each path at a state already visited, so it completes on a finite state space, cycles included"

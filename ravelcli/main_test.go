@@ -332,28 +332,39 @@ func TestCheckStateBudget(t *testing.T) {
 
 // TestCheckHintsAtTheCompleteSearch: a search without state caching that stops at a
 // budget names the search that completes, and that search, run as the hint says,
-// completes; a complete search, a sampler and a search with caching print no hint.
+// completes; exhaustive search with caching that stops short names stateful DPOR; a
+// complete search, a sampler and stateful DPOR at a budget print no hint.
 func TestCheckHintsAtTheCompleteSearch(t *testing.T) {
-	const hint = "hint: --strategy dpor --state-caching on --max-schedules 0"
+	const (
+		complete = "hint: --strategy dpor --state-caching on --max-schedules 0"
+		fewer    = "hint: --strategy dpor (stateful DPOR, with the same --state-caching on)"
+	)
 	for _, c := range []struct {
 		name     string
 		args     []string
-		hint     bool
+		hint     string
 		complete bool
 	}{
-		{"exhaustive at the schedule budget", []string{"--max-schedules", "200"}, true, false},
-		{"dpor cut at the depth budget", []string{"--strategy", "dpor", "--max-depth", "12", "--max-schedules", "0"}, true, false},
-		{"random walk", []string{"--strategy", "random", "--max-schedules", "200"}, false, false},
-		{"as the hint says", []string{"--strategy", "dpor", "--state-caching", "on", "--max-schedules", "0"}, false, true},
-		{"caching at the state budget", []string{"--state-caching", "on", "--max-states", "100"}, false, false},
+		{"exhaustive at the schedule budget", []string{"--max-schedules", "200"}, complete, false},
+		{"dpor cut at the depth budget", []string{"--strategy", "dpor", "--max-depth", "12", "--max-schedules", "0"}, complete, false},
+		{"random walk", []string{"--strategy", "random", "--max-schedules", "200"}, "", false},
+		{"as the hint says", []string{"--strategy", "dpor", "--state-caching", "on", "--max-schedules", "0"}, "", true},
+		{"exhaustive with caching at the state budget", []string{"--state-caching", "on", "--max-states", "100"}, fewer, false},
+		{"exhaustive with caching at the schedule budget", []string{"--state-caching", "on", "--max-schedules", "2"}, fewer, false},
+		{"exhaustive with canonical states at the state budget", []string{"--state-caching", "on", "--canonical-states", "--max-states", "100"}, fewer, false},
+		{"exhaustive with caching, complete", []string{"--state-caching", "on", "--max-schedules", "0"}, "", true},
+		{"dpor with caching at the state budget", []string{"--strategy", "dpor", "--state-caching", "on", "--max-states", "100"}, "", false},
+		{"delay-bounded with caching at the state budget", []string{"--strategy", "delay-bounded", "--state-caching", "on", "--max-states", "100"}, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, text, stderr := runRavel(append([]string{"check", "leader", "--harness", "1rw", "--quiet"}, c.args...)...)
 			if code != exitOK {
 				t.Fatalf("exit = %d, want 0; stderr:\n%s", code, stderr)
 			}
-			if got := strings.Contains(text, hint); got != c.hint {
-				t.Errorf("hint printed: %v, want %v:\n%s", got, c.hint, text)
+			for _, h := range []string{complete, fewer} {
+				if got := strings.Contains(text, h); got != (h == c.hint) {
+					t.Errorf("%q printed: %v, want %v:\n%s", h, got, h == c.hint, text)
+				}
 			}
 			if got := strings.Contains(text, "search: complete"); got != c.complete {
 				t.Errorf("complete: %v, want %v:\n%s", got, c.complete, text)
