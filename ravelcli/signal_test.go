@@ -52,7 +52,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestSIGTERMLikeSIGINT: SIGTERM ends a check the way SIGINT does — partial statistics,
-// exit 130 — and the spill directory is removed.
+// the hint at stateful DPOR that exhaustive search with caching stopped short gets, exit
+// 130 — and the spill directory is removed.
 func TestSIGTERMLikeSIGINT(t *testing.T) {
 	bin := ravelBinary(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
@@ -78,6 +79,9 @@ func TestSIGTERMLikeSIGINT(t *testing.T) {
 			}
 			if !strings.Contains(stdout.String(), "search: interrupted") || !strings.Contains(stdout.String(), "#S ") {
 				t.Errorf("no partial statistics:\n%s", stdout.String())
+			}
+			if !strings.Contains(stdout.String(), "hint: --strategy dpor (stateful DPOR") {
+				t.Errorf("exhaustive search with caching, interrupted, names no stateful DPOR:\n%s", stdout.String())
 			}
 			if m, _ := filepath.Glob(filepath.Join(spill, "ravel-visited-*")); len(m) > 0 {
 				t.Errorf("spill directories left: %v", m)
