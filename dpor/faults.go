@@ -55,7 +55,8 @@ func faultKindString(k EventKind) string {
 //   - A drop or duplication of m and any other step on m (its delivery, its drop, its
 //     duplication): the first disables the second.
 //   - Two faults of the same kind: they share a budget, so either may disable the other
-//     (and only one partition holds at a time).
+//     (and only one partition holds at a time). Timeouts are the exception: each client
+//     has its own budget, so two clients' timeouts commute.
 //   - A restart or a heal with every step: a step that sends to the crashed actor, or
 //     across the cut, loses its message before and not after.
 //   - A crash of a with every step whose receiver is a (deliveries, timers, drops and
@@ -82,7 +83,10 @@ func faultDependent(a, b *StepInfo) (dependent, decided bool) {
 	}
 	if ka == Timeout || kb == Timeout {
 		if ka == kb {
-			return true, true
+			// Each client has a budget of its own (model.Harness.Retrying): one client's
+			// timeout neither enables nor disables another's, and their retries are
+			// distinct messages.
+			return a.Event.From == b.Event.From, true
 		}
 		t, o := a, b
 		if kb == Timeout {

@@ -9,6 +9,7 @@ import (
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/systems/register"
 )
 
@@ -150,5 +151,91 @@ func TestHeuristicsWithFaults(t *testing.T) {
 	}
 	if compared < 6 {
 		t.Errorf("only %d configurations compared", compared)
+	}
+}
+
+// sharedTimeouts is a relation with the rule the fault dependence had before each client
+// had a timeout budget of its own: any two timeouts dependent.
+type sharedTimeouts struct{ dpor.Dependence }
+
+func (d sharedTimeouts) Dependent(a, b *dpor.StepInfo) bool {
+	if a.Event.Kind == dpor.Timeout && b.Event.Kind == dpor.Timeout {
+		return true
+	}
+	return d.Dependence.Dependent(a, b)
+}
+
+// lazyStore is an actor of a primary-backup register that answers a write before its
+// peer has it: small enough for stateless search with every client timing out.
+type lazyStore struct{ Value int }
+
+type lazyUpdate struct{ Value int }
+
+func (s *lazyStore) Receive(ctx *model.Ctx, env model.Envelope) {
+	switch m := env.Msg.(type) {
+	case model.Request[specs.RegisterInput]:
+		if m.Input.Write {
+			s.Value = m.Input.Value
+			for _, p := range ctx.Peers() {
+				ctx.Send(p, lazyUpdate{m.Input.Value})
+			}
+			ctx.Respond(m.ID, specs.WriteOK())
+			return
+		}
+		ctx.Respond(m.ID, specs.ReadOK(s.Value))
+	case lazyUpdate:
+		s.Value = m.Value
+	}
+}
+
+// TestTimeoutsOfTwoClientsCommute: each client times out within a budget of its own, so
+// two clients' timeouts commute and DPOR need not explore both orders, while one client's
+// successive timeouts stay ordered. With that rule DPOR finds exactly exhaustive search's
+// canonical histories when clients time out, in fewer schedules than with every two
+// timeouts dependent.
+func TestTimeoutsOfTwoClientsCommute(t *testing.T) {
+	timeout := func(c int, id uint64) *dpor.StepInfo {
+		return &dpor.StepInfo{Event: dpor.Event{ID: id, Kind: dpor.Timeout, From: model.ClientID(c), To: 0}}
+	}
+	for _, dep := range []dpor.Dependence{dpor.Actor(), dpor.History(), dpor.Key()} {
+		if dep.Dependent(timeout(0, 1), timeout(1, 2)) {
+			t.Errorf("%s: the timeouts of clients 0 and 1 are dependent", dep.Name())
+		}
+		if !dep.Dependent(timeout(0, 1), timeout(0, 2)) {
+			t.Errorf("%s: client 0's two timeouts are independent", dep.Name())
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		clients []model.Client[specs.RegisterInput]
+		retries int
+	}{
+		{"w-r", []model.Client[specs.RegisterInput]{model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read())}, 1},
+		{"w-r/2", []model.Client[specs.RegisterInput]{model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read())}, 2},
+		{"w-r-r", []model.Client[specs.RegisterInput]{model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read()), model.Calls(0, specs.Read())}, 1},
+		{"wr-r", []model.Client[specs.RegisterInput]{model.Calls(0, specs.Write(1), specs.Read()), model.Calls(1, specs.Read())}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sys := model.System{
+				Name:    "lazy-store",
+				Actors:  []model.Actor{&lazyStore{}, &lazyStore{}},
+				Harness: model.Clients(specs.Register(), c.clients...).Retrying(c.retries),
+			}
+			ex := explore(t, sys, dpor.Exhaustive(), explorer.Unlimited)
+			fine := explore(t, sys, dpor.Optimal(dpor.History()), explorer.Unlimited)
+			shared := explore(t, sys, dpor.Optimal(sharedTimeouts{dpor.History()}), explorer.Unlimited)
+			for _, o := range []struct {
+				rule string
+				got  outcome
+			}{{"independent", fine}, {"dependent", shared}} {
+				if !slices.Equal(o.got.canonical, ex.canonical) || !slices.Equal(o.got.violations, ex.violations) {
+					t.Errorf("two clients' timeouts %s: %d canonical histories (%d violations), exhaustive search %d (%d); first missing: %s", o.rule, len(o.got.canonical), len(o.got.violations), len(ex.canonical), len(ex.violations), firstMissing(ex.canonical, o.got.canonical))
+				}
+			}
+			if fine.schedules >= shared.schedules {
+				t.Errorf("%d schedules with two clients' timeouts independent, %d with them dependent: want fewer", fine.schedules, shared.schedules)
+			}
+			t.Logf("exhaustive search %d schedules; dpor %d, with every two timeouts dependent %d; %d canonical histories, %d violations", ex.schedules, fine.schedules, shared.schedules, len(ex.canonical), len(ex.violations))
+		})
 	}
 }
