@@ -56,8 +56,16 @@ func Strategy(s dpor.Strategy) Option { return func(c *config) { c.opts.Strategy
 // MaxDepth bounds the length of a schedule (explorer.Options.MaxDepth).
 func MaxDepth(steps int) Option { return func(c *config) { c.opts.MaxDepth = steps } }
 
-// Options sets every explorer option at once (Minimize among them); Budget, Strategy and
-// Minimize given after it win.
+// StateCaching ends a path at a state already visited (explorer.Options.StateCaching), so
+// a search with Budget(explorer.Unlimited) completes on a finite state space, cycles
+// included: with the default exhaustive search, or with dpor.Optimal (stateful DPOR,
+// fewer states, the same canonical histories). The other options keep their values.
+func StateCaching(on bool) Option { return func(c *config) { c.opts.StateCaching = on } }
+
+// Options sets every explorer option at once, Minimize among them: an Options without
+// Minimize set turns off the shrinking Check does by default. Budget, Strategy,
+// StateCaching, MaxDepth and Minimize given after it win, and are the way to change one
+// option alone.
 func Options(o explorer.Options) Option { return func(c *config) { c.opts = o } }
 
 // Dir sets the directory of saved counterexamples; the default is

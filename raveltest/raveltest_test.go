@@ -8,11 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/raveltest"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/specs"
+	"github.com/ravelmc/ravel/systems/leader"
 	"github.com/ravelmc/ravel/systems/register"
 	"github.com/ravelmc/ravel/workloads"
 )
@@ -208,4 +210,47 @@ func TestShortFlagGivesTheShortBudget(t *testing.T) {
 	if r.Failed() || res == nil || res.Stats.Schedules != raveltest.ShortBudget || res.Complete {
 		t.Errorf("under -short: errors %q, result %+v; want %d schedules, incomplete", r.errors, res, raveltest.ShortBudget)
 	}
+}
+
+// TestStateCaching: StateCaching(true) turns caching on and leaves the other defaults as
+// they are — a violation is still shrunk, as it is with no options, where Options with
+// caching alone would turn the shrinking off — and with stateful DPOR the check completes
+// on a system whose state space has cycles (within a budget the stateless search would
+// spend on its first cycles, so the test ends either way).
+func TestStateCaching(t *testing.T) {
+	buggy, err := register.NewBuggy(3, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		opts []raveltest.Option
+	}{
+		{"exhaustive", []raveltest.Option{raveltest.StateCaching(true)}},
+		{"dpor", []raveltest.Option{raveltest.StateCaching(true), raveltest.Strategy(dpor.Optimal(dpor.History()))}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &recorder{TB: t}
+			res := raveltest.Check(r, buggy, append(c.opts, raveltest.Dir(t.TempDir()))...)
+			if res == nil || res.First == nil || len(r.errors) != 1 {
+				t.Fatalf("register-buggy: %d failures, result %+v; want one violation", len(r.errors), res)
+			}
+			if res.Stats.States == 0 {
+				t.Errorf("no state counted: caching is off")
+			}
+			if !strings.Contains(r.errors[0], "minimized from") {
+				t.Errorf("the violation was not shrunk:\n%s", r.errors[0])
+			}
+		})
+	}
+	t.Run("cycles", func(t *testing.T) {
+		sys, err := leader.New(3, "1rw")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := raveltest.Check(t, sys, raveltest.StateCaching(true), raveltest.Strategy(dpor.Optimal(dpor.History())), raveltest.Budget(10_000), raveltest.Dir(t.TempDir()))
+		if !res.Complete || res.Stats.Cut != 0 {
+			t.Errorf("leader 1rw: complete %v, %d cut schedules; want complete with none cut", res.Complete, res.Stats.Cut)
+		}
+	})
 }
