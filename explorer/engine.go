@@ -629,6 +629,7 @@ func (e *engine) endSchedule(s *state, cut bool) {
 	e.stats.Schedules++
 	if cut {
 		e.stats.Cut++
+		e.noteCut(s)
 	}
 	events := e.log[:s.events]
 	if !histories.Complete(e.x.harness, events) {

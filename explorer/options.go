@@ -154,6 +154,9 @@ type Stats struct {
 	Steps     int64 // handler runs: events delivered
 	MaxDepth  int   // the longest schedule
 	Cut       int64 // schedules ended by the depth budget
+	// Crowd is the largest group of like messages pending where a schedule was cut: a
+	// sign of a protocol that sends without bound, when large.
+	Crowd Crowd
 	// SleepBlocked counts paths abandoned at a state with events enabled, every one of
 	// them asleep (sleep sets): work that ends in no schedule. Optimal DPOR has none.
 	SleepBlocked int64

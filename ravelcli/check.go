@@ -258,6 +258,7 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 	info.Clients = report.Clients(sys) // what the harness does, for replay to check
 	report := newCheckReport(info, res, sys)
 	report.Memory = memory
+	report.ReflectiveCopies, report.reflective = reflectiveCopies(sys, f.reflective), f.reflective
 	var errs []error
 	if runErr != nil {
 		errs = append(errs, fmt.Errorf("check %s: %w (the figures cover the search until then)", info.System, runErr))
@@ -385,12 +386,18 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	case r.MaxStates > 0 && r.States >= r.MaxStates:
 		fmt.Fprintf(w, "search: incomplete — stopped at the state budget (--max-states %s)\n", report.Thousands(r.MaxStates))
 	case r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules):
-		fmt.Fprintf(w, "search: incomplete — %s schedules were cut at the depth budget (--max-depth %d)\n", report.Thousands(r.CutSchedules), r.MaxDepth)
+		were := "schedules were"
+		if r.CutSchedules == 1 {
+			were = "schedule was"
+		}
+		fmt.Fprintf(w, "search: incomplete — %s %s cut at the depth budget (--max-depth %d)\n", report.Thousands(r.CutSchedules), were, r.MaxDepth)
 	default:
 		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)\n", report.Thousands(r.MaxSchedules))
 	}
-	if hint := completeSearchHint(r); hint != "" {
-		fmt.Fprintln(w, hint)
+	for _, hint := range []string{crowdHint(r), completeSearchHint(r), copyHint(r)} {
+		if hint != "" {
+			fmt.Fprintln(w, hint)
+		}
 	}
 	row := func(sym, name, val string) { fmt.Fprintf(w, "  %-5s %-44s %s\n", sym, name, val) }
 	row("#S", "schedules", report.Thousands(r.Schedules))

@@ -56,6 +56,13 @@ type checkReport struct {
 	SchedulesPerSecond       float64        `json:"schedules_per_second"`
 	FirstViolation           *violationJSON `json:"first_violation"`
 	Memory                   *memoryJSON    `json:"memory,omitempty"`
+	// ReflectiveCopies names the actor types the search copied by reflection: those
+	// without a Clone method, or all with --reflective.
+	ReflectiveCopies []string `json:"reflective_copies,omitempty"`
+	reflective       bool     // --reflective: the user asked for those copies
+	// CutCrowd is the largest group of like messages pending where a schedule was cut
+	// (explorer.Crowd); absent when none was.
+	CutCrowd *crowdJSON `json:"cut_crowd,omitempty"`
 
 	// Sampling holds a sampler session's statistics (docs/samplers.md).
 	Sampling *explorer.SamplingStats `json:"sampling,omitempty"`
@@ -93,6 +100,9 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		r.Precision = float64(st.Nonlinearizable) / float64(st.Schedules)
 	}
 	r.Exclusions = res.Exclusions
+	if c := st.Crowd; c.Count > 0 {
+		r.CutCrowd = &crowdJSON{Count: c.Count, Type: c.Type, From: c.From.String(), To: c.To.String(), Pending: c.Pending}
+	}
 	r.Sampling = res.Sampling
 	r.States, r.Revisits, r.StepsReplayed = st.States, st.Revisits, st.Replayed
 	r.ExploredAgain, r.StepsPeeked = st.ExploredAgain, st.Peeked
