@@ -394,7 +394,13 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	default:
 		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)\n", report.Thousands(r.MaxSchedules))
 	}
-	for _, hint := range []string{crowdHint(r), completeSearchHint(r), copyHint(r)} {
+	// A protocol that sends without bound completes under no search: the crowd's hint
+	// replaces the one that points to a search that completes.
+	hints := []string{crowdHint(r), copyHint(r)}
+	if hints[0] == "" {
+		hints[0] = completeSearchHint(r)
+	}
+	for _, hint := range hints {
 		if hint != "" {
 			fmt.Fprintln(w, hint)
 		}

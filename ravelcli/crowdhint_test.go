@@ -58,16 +58,16 @@ var naggers = System{Name: "naggers", Harnesses: []string{"forever", "twice"}, A
 // protocol that bounds its re-sends completes, with no crowd and no hint.
 func TestCrowdHint(t *testing.T) {
 	for _, c := range []struct {
-		harness, strategy string
-		hint              bool
+		harness, strategy, caching string
+		hint                       bool
 	}{
-		{"forever", "exhaustive", true},
-		{"forever", "dpor", true},
-		{"twice", "exhaustive", false},
-		{"twice", "dpor", false},
+		{"forever", "exhaustive", "on", true},
+		{"forever", "dpor", "on", true},
+		{"twice", "exhaustive", "on", false},
+		{"twice", "dpor", "on", false},
 	} {
-		t.Run(c.harness+"/"+c.strategy, func(t *testing.T) {
-			args := []string{"check", "naggers", "--harness", c.harness, "--strategy", c.strategy, "--state-caching", "on", "--max-schedules", "0", "--max-depth", "40"}
+		t.Run(c.harness+"/"+c.strategy+"/caching-"+c.caching, func(t *testing.T) {
+			args := []string{"check", "naggers", "--harness", c.harness, "--strategy", c.strategy, "--state-caching", c.caching, "--max-schedules", "0", "--max-depth", "40"}
 			var stdout, stderr bytes.Buffer
 			Run(append(args, "--json"), &stdout, &stderr, Systems(naggers))
 			var r struct {
@@ -85,6 +85,9 @@ func TestCrowdHint(t *testing.T) {
 			want := "ravelcli.Nudge from n0 to n1 pending"
 			if got := strings.Contains(stdout.String(), want); got != c.hint {
 				t.Errorf("%q printed: %v, want %v\n%s", want, got, c.hint, stdout.String())
+			}
+			if c.hint && strings.Contains(stdout.String(), "hint: --strategy") {
+				t.Errorf("the hint to a search that completes beside the crowd's:\n%s", stdout.String())
 			}
 		})
 	}
