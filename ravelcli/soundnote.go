@@ -1,0 +1,21 @@
+package ravelcli
+
+import "fmt"
+
+// reductionNote warns, for a run of the DPOR family, that the reduction may miss
+// canonical histories — and so violations — that exhaustive search finds: under the
+// `actor` and `key` relations (a response at one agent and an invocation at another are
+// independent, yet their order decides whether the two operations overlap:
+// register-buggy 2r1w, `ravel deps`: dpor under either finds 5 of its 32 canonical
+// histories and none of its 12 violations), and under TransDPOR, IRed and LiViola,
+// DS2's heuristics, whatever the relation (dpor.History's contract). A relation a user
+// registered is theirs to vouch for. Empty when the run keeps every canonical history.
+func reductionNote(r checkReport) string {
+	switch {
+	case r.Dependence == "actor" || r.Dependence == "key":
+		return fmt.Sprintf("note: under --dependence %s a response at one agent and an invocation at another are independent, though their order decides whether the operations overlap: this search may miss histories and violations (--dependence history, the default, keeps every one)", r.Dependence)
+	case r.Strategy == "transdpor" || r.Strategy == "ired" || r.Strategy == "liviola":
+		return fmt.Sprintf("note: %s is one of DS2's heuristic reductions: it may miss histories and violations that exhaustive search finds (--strategy dpor keeps every one)", r.Strategy)
+	}
+	return ""
+}
