@@ -18,6 +18,7 @@ import (
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/samplers"
+	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/visited"
 	"github.com/ravelmc/ravel/workloads"
 )
@@ -258,7 +259,7 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 	info.Clients = report.Clients(sys) // what the harness does, for replay to check
 	report := newCheckReport(info, res, sys)
 	report.Memory = memory
-	report.ReflectiveCopies, report.reflective = reflectiveCopies(sys, f.reflective), f.reflective
+	report.ReflectiveCopies, report.reflective = snapshot.Mode{Reflective: f.reflective}.ReflectiveCopies(sys.Actors), f.reflective
 	var errs []error
 	if runErr != nil {
 		errs = append(errs, fmt.Errorf("check %s: %w (the figures cover the search until then)", info.System, runErr))

@@ -2,30 +2,10 @@ package ravelcli
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
-	"github.com/ravelmc/ravel/snapshot"
 )
-
-// reflectiveCopies names the types of sys's actors that each step copies by reflection
-// (copystructure): every type without a Clone() model.Actor method, or every type when
-// reflective (--reflective) ignores those methods. Sorted, each once.
-func reflectiveCopies(sys *model.System, reflective bool) []string {
-	var names []string
-	for _, a := range sys.Actors {
-		if _, ok := a.(snapshot.Cloner); ok && !reflective {
-			continue
-		}
-		if n := fmt.Sprintf("%T", a); !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	return names
-}
 
 // copyHintSteps is how many steps a search takes before check suggests a Clone method:
 // about half a second of copying by reflection on a small actor (the trial's sharded

@@ -27,6 +27,7 @@ import (
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/wgl"
 	"github.com/ravelmc/ravel/workloads"
 )
@@ -112,6 +113,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 		t.Fatalf("raveltest: exploring %s: %v", sys.Name, err)
 		return nil
 	}
+	logReflectiveCopies(t, &sys, res, c.opts.Reflective)
 	if res.First == nil {
 		return res
 	}
@@ -246,4 +248,18 @@ func sanitize(s string) string {
 		}
 		return '_'
 	}, s)
+}
+
+// logReflectiveCopies tells a test run with -v (or one that fails) which of sys's actor
+// types each step copied by reflection, the most of a step's cost: a Clone method would
+// make the test several times faster. Nothing when every actor has one, or when the
+// test asked for the reflective copy.
+func logReflectiveCopies(t testing.TB, sys *model.System, res *explorer.Result, reflective bool) {
+	if reflective {
+		return
+	}
+	if names := (snapshot.Mode{}).ReflectiveCopies(sys.Actors); len(names) > 0 {
+		t.Logf("raveltest: %s: %s copied by reflection at each of the %d steps (no Clone() model.Actor method); a Clone method makes a step several times cheaper",
+			sys.Name, strings.Join(names, ", "), res.Stats.Steps)
+	}
 }

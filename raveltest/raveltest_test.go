@@ -188,8 +188,10 @@ func TestCheckWorkloads(t *testing.T) {
 	if r.Failed() || res == nil || res.Stats.Schedules == 0 {
 		t.Errorf("fixed cell: errors %q, result %+v", r.errors, res)
 	}
-	if len(r.logs) != 0 {
-		t.Errorf("the saved counterexample did not replay: %q", r.logs)
+	for _, l := range r.logs {
+		if strings.Contains(l, "no longer applies") {
+			t.Errorf("the saved counterexample did not replay: %q", l)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/mitchellh/copystructure"
 
@@ -17,6 +18,24 @@ import (
 // of the state exported.
 type Cloner interface {
 	Clone() model.Actor
+}
+
+// ReflectiveCopies names, as %T prints them, sorted and each once, the types of actors
+// that m.Clone copies by copystructure: those without a Clone method, or all when
+// m.Reflective. That copy is most of a step's cost (about ten times a Clone method's on
+// the register: README), so the command line and raveltest name them.
+func (m Mode) ReflectiveCopies(actors []model.Actor) []string {
+	var names []string
+	for _, a := range actors {
+		if _, ok := a.(Cloner); ok && !m.Reflective {
+			continue
+		}
+		if n := fmt.Sprintf("%T", a); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Clone returns a deep copy of a: a.Clone() when a is a Cloner (unless m.Reflective),
