@@ -2,6 +2,7 @@ package ravelcli
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/ravelmc/ravel/systems"
@@ -39,6 +40,19 @@ func Builtins() Option { return Systems(systems.All()...) }
 type catalog struct {
 	systems     []System
 	dependences []dependenceEntry // dependence.go
+	// prog is the command's name, for the commands check tells a user to run next:
+	// "ravel", or a user's own command built on Main.
+	prog string
+}
+
+// program names the command: what Main was started as, without its directory or a
+// Windows ".exe".
+func program(arg0 string) Option {
+	return func(c *catalog) {
+		if name := strings.TrimSuffix(filepath.Base(arg0), ".exe"); name != "" && name != "." && name != string(filepath.Separator) {
+			c.prog = name
+		}
+	}
 }
 
 // newCatalog applies opts and checks the result: a catalog with a nameless, duplicate or

@@ -2,6 +2,7 @@ package ravelcli
 
 import (
 	"bytes"
+	"cmp"
 	"strings"
 	"testing"
 
@@ -79,6 +80,28 @@ func TestCatalogContents(t *testing.T) {
 		}
 		if !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%s: stderr %q, want %q", c.args, stderr.String(), c.want)
+		}
+	}
+}
+
+// TestProgramName: the command's name is what Main was started as, without directory or
+// ".exe"; "ravel" when Run is called without it.
+func TestProgramName(t *testing.T) {
+	for _, c := range []struct{ arg0, want string }{
+		{"/home/u/go/bin/shardkv", "shardkv"},
+		{"shardkv.exe", "shardkv"},
+		{"ravel", "ravel"},
+		{"", ""},
+	} {
+		cat, err := newCatalog([]Option{program(c.arg0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cat.prog != c.want {
+			t.Errorf("program(%q): %q, want %q", c.arg0, cat.prog, c.want)
+		}
+		if got, want := (checkReport{prog: cat.prog}).progName(), cmp.Or(c.want, "ravel"); got != want {
+			t.Errorf("program(%q): the replay line names %q, want %q", c.arg0, got, want)
 		}
 	}
 }

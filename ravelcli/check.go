@@ -35,6 +35,7 @@ type checkFlags struct {
 	out          string
 	quiet        bool
 	reflective   bool
+	prog         string // the command's name ("" for ravel), for the replay line
 	delays       int
 	retries      int
 	caching      string
@@ -109,7 +110,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
-	var f checkFlags
+	f := checkFlags{prog: c.prog}
 	fs := newCheckFlagSet(&f)
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -259,6 +260,7 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 	info.Clients = report.Clients(sys) // what the harness does, for replay to check
 	report := newCheckReport(info, res, sys)
 	report.Memory = memory
+	report.prog = f.prog
 	report.ReflectiveCopies, report.reflective = snapshot.Mode{Reflective: f.reflective}.ReflectiveCopies(sys.Actors), f.reflective
 	var errs []error
 	if runErr != nil {
@@ -493,7 +495,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintln(w, "\nWARNING: replaying this schedule from the initial state did not reach the same state: a handler is not deterministic")
 	}
 	if out != "" {
-		fmt.Fprintf(w, "\nsaved to %s; re-run it with: ravel replay %s\n", out, out)
+		fmt.Fprintf(w, "\nsaved to %s; re-run it with: %s replay %s\n", out, r.progName(), out)
 	}
 }
 

@@ -57,7 +57,7 @@ SIGTERM) before a violation was found.
 // Main runs the command line of os.Args over the catalog opts make and exits with its
 // status; it does not return.
 func Main(opts ...Option) {
-	os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr, opts...))
+	os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr, append(opts, program(os.Args[0]))...))
 }
 
 // Run is the whole command line over the catalog opts make: args without the program

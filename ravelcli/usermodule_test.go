@@ -113,6 +113,17 @@ func TestUserModule(t *testing.T) {
 		}
 	})
 
+	t.Run("check names the user's command for the replay", func(t *testing.T) {
+		again := filepath.Join(dir, "again.json")
+		code, out, stderr := runUser(t, bin, dir, "check", "lazy-backup", "--out", again)
+		if code != exitViolation {
+			t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitViolation, stderr)
+		}
+		if want := "re-run it with: lazybackup replay " + again; !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	})
+
 	t.Run("replay", func(t *testing.T) {
 		code, out, stderr := runUser(t, bin, dir, "replay", saved)
 		if code != exitViolation {
