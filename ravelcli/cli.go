@@ -14,10 +14,11 @@
 package ravelcli
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Exit codes.
@@ -76,7 +77,7 @@ func Run(args []string, stdout, stderr io.Writer, opts ...Option) int {
 // run dispatches one command line.
 func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, c.usage())
 		return exitUsage
 	}
 	var code int
@@ -99,19 +100,39 @@ func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 	case "run":
 		code, err = cmdRun(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, c.usage())
 		return exitOK
 	default:
 		err = usagef("unknown command %q (valid: list, check, replay, bench, deps, lincheck, run, explore)", args[0])
 	}
 	if err != nil {
-		var u *usageError
-		if errors.As(err, &u) {
-			fmt.Fprintf(stderr, "ravel: %v\n", err)
-			return exitUsage
-		}
-		fmt.Fprintf(stderr, "ravel: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %s\n", c.name(), c.ownCommand(err.Error(), "see ravel ", "(ravel "))
 		return exitUsage
 	}
 	return code
+}
+
+// name is the command's name: "ravel", or a user's own command built on Main.
+func (c *catalog) name() string { return cmp.Or(c.prog, "ravel") }
+
+// ownCommand rewrites, in text, each of the marks (a "ravel " that starts a command line
+// to type) to name the command that is running, when it is a user's own: ravel itself
+// does not know their systems.
+func (c *catalog) ownCommand(text string, marks ...string) string {
+	if c.name() == "ravel" {
+		return text
+	}
+	for _, m := range marks {
+		text = strings.ReplaceAll(text, m, strings.Replace(m, "ravel ", c.prog+" ", 1))
+	}
+	return text
+}
+
+// usage is the command's usage text, its command lines naming the command that runs.
+func (c *catalog) usage() string {
+	if c.name() == "ravel" {
+		return usage
+	}
+	text := strings.Replace(usage, "ravel — a model checker", c.prog+" — Ravel, a model checker", 1)
+	return c.ownCommand(text, "  ravel ", "'ravel ")
 }

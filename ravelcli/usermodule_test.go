@@ -162,7 +162,16 @@ func TestUserModule(t *testing.T) {
 			if !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 				t.Errorf("stderr %q, want one line containing %q", stderr, c.want)
 			}
+			if !strings.HasPrefix(stderr, "lazybackup: ") || strings.Contains(stderr, "ravel ") {
+				t.Errorf("stderr %q, want it to name the user's command, lazybackup, and not ravel", stderr)
+			}
 		})
+	}
+
+	// The usage names the user's command on every line a user types.
+	code, _, stderr := runUser(t, bin, dir)
+	if code != exitUsage || !strings.HasPrefix(stderr, "lazybackup — Ravel, a model checker") || !strings.Contains(stderr, "  lazybackup check SYSTEM [flags]") || strings.Contains(stderr, "  ravel ") || strings.Contains(stderr, "'ravel ") {
+		t.Errorf("usage: exit %d, want %d, naming lazybackup where ravel would be typed:\n%s", code, exitUsage, stderr)
 	}
 }
 
