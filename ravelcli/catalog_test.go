@@ -100,7 +100,7 @@ func TestProgramName(t *testing.T) {
 		if cat.prog != c.want {
 			t.Errorf("program(%q): %q, want %q", c.arg0, cat.prog, c.want)
 		}
-		if got, want := (checkReport{prog: cat.prog}).progName(), cmp.Or(c.want, "ravel"); got != want {
+		if got, want := cat.name(), cmp.Or(c.want, "ravel"); got != want {
 			t.Errorf("program(%q): the replay line names %q, want %q", c.arg0, got, want)
 		}
 	}

@@ -36,7 +36,7 @@ type checkFlags struct {
 	out          string
 	quiet        bool
 	reflective   bool
-	prog         string // the command's name ("" for ravel), for the replay line
+	prog         string // the command's name (catalog.name), for the replay line
 	delays       int
 	retries      int
 	caching      string
@@ -111,7 +111,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
-	f := checkFlags{prog: c.prog}
+	f := checkFlags{prog: c.name()}
 	fs := newCheckFlagSet(&f)
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -497,7 +497,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintln(w, "\nWARNING: replaying this schedule from the initial state did not reach the same state: a handler is not deterministic")
 	}
 	if out != "" {
-		fmt.Fprintf(w, "\nsaved to %s; re-run it with: %s replay %s\n", out, r.progName(), out)
+		fmt.Fprintf(w, "\nsaved to %s; re-run it with: %s replay %s\n", out, r.prog, out)
 	}
 }
 

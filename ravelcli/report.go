@@ -60,7 +60,7 @@ type checkReport struct {
 	// without a Clone method, or all with --reflective.
 	ReflectiveCopies []string `json:"reflective_copies,omitempty"`
 	reflective       bool     // --reflective: the user asked for those copies
-	prog             string   // the command's name ("" for ravel), for the replay line
+	prog             string   // the command's name (catalog.name), for the replay line
 	// CutCrowd is the largest group of like messages pending where a schedule was cut
 	// (explorer.Crowd); absent when none was.
 	CutCrowd *crowdJSON `json:"cut_crowd,omitempty"`
@@ -129,12 +129,4 @@ func newHistoryJSON(sys *model.System, events []histories.Event) historyJSON {
 
 func newStepsJSON(sys *model.System, steps []explorer.Delivery) []stepJSON {
 	return report.NewSteps(sys, steps)
-}
-
-// progName is the command that replays what check saved: "ravel", or the user's own.
-func (r checkReport) progName() string {
-	if r.prog == "" {
-		return "ravel"
-	}
-	return r.prog
 }
