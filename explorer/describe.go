@@ -27,13 +27,26 @@ func DescribeMessage(msg any) string {
 	return t + "(" + v + ")"
 }
 
+// DescribeMessageOf renders a message of sys as DescribeMessage does, except a client's
+// request, whose input it renders with the specification's DescribeInput,
+// "Request{c0.0 Enq(1)}": a user's input type seldom has a String method of its own, and
+// its fields ("{0 1}") say little. sys may be nil.
+func DescribeMessageOf(sys *model.System, msg any) string {
+	if id, in, ok := model.RequestOf(msg); ok && sys != nil && sys.Harness != nil {
+		if spec := sys.Harness.Spec(); spec.IsInput != nil && spec.IsInput(in) {
+			return "Request{" + id.String() + " " + spec.DescribeInput(in) + "}"
+		}
+	}
+	return DescribeMessage(msg)
+}
+
 // DescribeDelivery renders step i (from 1) of a schedule as one line:
 // "  7  n0 → n1  WriteReplica{req:c0.0 ver:1 val:1}".
 func DescribeDelivery(sys *model.System, i int, d Delivery) string {
 	if d.Kind.IsFault() {
 		return fmt.Sprintf("%4d  %s", i, DescribeFault(sys, d))
 	}
-	what := DescribeMessage(d.Msg)
+	what := DescribeMessageOf(sys, d.Msg)
 	if d.Timer != "" {
 		what = "timer " + strconv.Quote(d.Timer) + " " + what
 	}

@@ -331,7 +331,7 @@ func (x *executor) restart(n, s *state, a int, depth int, log []histories.Event)
 func DescribeFault(sys *model.System, d Delivery) string {
 	switch d.Kind {
 	case dpor.Drop, dpor.Duplicate:
-		return fmt.Sprintf("%s %s → %s  %s", strings.ToUpper(d.Kind.String()), sys.ActorName(d.From), sys.ActorName(d.To), DescribeMessage(d.Msg))
+		return fmt.Sprintf("%s %s → %s  %s", strings.ToUpper(d.Kind.String()), sys.ActorName(d.From), sys.ActorName(d.To), DescribeMessageOf(sys, d.Msg))
 	case dpor.Crash, dpor.Restart:
 		return strings.ToUpper(d.Kind.String()) + " " + sys.ActorName(d.To)
 	case dpor.Timeout:

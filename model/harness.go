@@ -56,6 +56,21 @@ type Request[I any] struct {
 // String renders the request: "Request{c0.0 Write(1)}".
 func (r Request[I]) String() string { return fmt.Sprintf("Request{%v %v}", r.ID, r.Input) }
 
+// request gives RequestOf the ID and input of a request of any input type.
+func (r Request[I]) request() (RequestID, any) { return r.ID, r.Input }
+
+// RequestOf reports whether msg is a client's request, a Request of any input type, and
+// if so its ID and input. It lets code that does not know the harness's input type (the
+// reports) render a request with the specification's DescribeInput.
+func RequestOf(msg any) (id RequestID, input any, ok bool) {
+	r, ok := msg.(interface{ request() (RequestID, any) })
+	if !ok {
+		return RequestID{}, nil, false
+	}
+	id, input = r.request()
+	return id, input, true
+}
+
 // HashState fingerprints the request by its ID.
 func (r Request[I]) HashState(h *Hasher) {
 	h.Uint64(0x5265717565737400) // "Request"

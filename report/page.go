@@ -94,7 +94,7 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 			eventStep = append(eventStep, i+1)
 		}
 		st := PageStep{N: i + 1, From: lifeline(d.From), To: lifeline(d.To), Kind: d.Kind.String(),
-			Msg: explorer.DescribeMessage(d.Msg), Fault: d.Kind.IsFault(), States: states(s.Actors())}
+			Msg: explorer.DescribeMessageOf(sys, d.Msg), Fault: d.Kind.IsFault(), States: states(s.Actors())}
 		if st.Fault {
 			st.Msg = explorer.DescribeFault(sys, d)
 		}

@@ -151,7 +151,7 @@ func NewSteps(sys *model.System, steps []explorer.Delivery) []Step {
 			Kind:  d.Kind.String(),
 			From:  sys.ActorName(d.From),
 			To:    sys.ActorName(d.To),
-			Msg:   explorer.DescribeMessage(d.Msg),
+			Msg:   explorer.DescribeMessageOf(sys, d.Msg),
 			Timer: d.Timer,
 		}
 		if d.Kind.IsFault() {

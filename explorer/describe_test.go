@@ -1,0 +1,59 @@
+package explorer
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/specs"
+)
+
+// queueIn is an input type as a user writes one: no String method.
+type queueIn struct{ Op, V int }
+
+type describePing struct{ N int }
+
+type describeSink struct{}
+
+func (*describeSink) Receive(*model.Ctx, model.Envelope) {}
+
+func TestDescribeMessageOfRendersRequestsWithTheSpec(t *testing.T) {
+	spec := specs.Spec[int, queueIn, bool]{
+		Name:  "queue",
+		Init:  func() int { return 0 },
+		Apply: func(s int, in queueIn) (int, bool) { return s + in.V, true },
+		DescribeInput: func(in queueIn) string {
+			return "Enq(" + strconv.Itoa(in.V) + ")"
+		},
+	}
+	sys := &model.System{
+		Name:    "describe",
+		Actors:  []model.Actor{&describeSink{}, &describeSink{}},
+		Harness: model.Clients(spec, model.Calls(0, queueIn{V: 1})),
+	}
+	id := model.RequestID{Client: model.ClientID(0), Seq: 0}
+	tests := []struct {
+		name string
+		sys  *model.System
+		msg  any
+		want string
+	}{
+		{"a client's request", sys, model.Request[queueIn]{ID: id, Input: queueIn{V: 1}}, "Request{c0.0 Enq(1)}"},
+		{"no system", nil, model.Request[queueIn]{ID: id, Input: queueIn{V: 1}}, "Request{c0.0 {0 1}}"},
+		{"a request of another input type", sys, model.Request[int]{ID: id, Input: 7}, "Request{c0.0 7}"},
+		{"a message", sys, describePing{N: 1}, "describePing{N:1}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := DescribeMessageOf(tt.sys, tt.msg); got != tt.want {
+				t.Errorf("DescribeMessageOf = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("a forwarded request in a schedule", func(t *testing.T) {
+		d := Delivery{From: 1, To: 0, Msg: model.Request[queueIn]{ID: id, Input: queueIn{V: 1}}}
+		if got, want := DescribeDelivery(sys, 3, d), "   3  n1 → n0  Request{c0.0 Enq(1)}"; got != want {
+			t.Errorf("DescribeDelivery = %q, want %q", got, want)
+		}
+	})
+}
