@@ -138,7 +138,9 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	} else if err := report.WriteFile(path, info, v, res.First.Fingerprint); err != nil {
 		saved = fmt.Sprintf("could not save the counterexample: %v", err)
 	} else {
-		saved = fmt.Sprintf("saved to %s: every later run replays it first (ravel replay reads it too)", path)
+		// ravel knows only its own systems: a user's are in the user's command (ravelcli).
+		saved = fmt.Sprintf("saved to %s: every later run replays it first; to draw it, run the replay subcommand, %q, of a command built on ravelcli that lists system %q (ravel itself for Ravel's own systems)",
+			path, "replay "+path+" --html report.html", sys.Name)
 	}
 	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored%s)\n%s\n%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules, report.MinimizedNote(res.First),
 		report.Text(&sys, res.First.Steps, res.First.Events), saved)
