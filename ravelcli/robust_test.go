@@ -184,4 +184,24 @@ func TestReplayRefusesDamagedFiles(t *testing.T) {
 	if code, _, stderr := runRavel("replay", orig); code != exitViolation {
 		t.Errorf("the untouched file: exit %d: %s", code, stderr)
 	}
+	// A message's text is for people: a file written before its rendering changed (a
+	// request drawn with the spec's DescribeInput) replays; its deliveries' ends do not.
+	for _, c := range []struct {
+		name string
+		edit func(step map[string]any)
+		code int
+	}{
+		{"a message rendered otherwise", func(step map[string]any) { step["msg"] = "Request{c0.0 {1 1}}" }, exitViolation},
+		{"a receiver edited", func(step map[string]any) { step["to"] = "n1" }, exitUsage},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".json")
+			if err := os.WriteFile(p, edit(func(m map[string]any) { c.edit(steps(m)[0].(map[string]any)) }), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if code, _, stderr := runRavel("replay", p); code != c.code {
+				t.Errorf("exit %d, want %d: %s", code, c.code, stderr)
+			}
+		})
+	}
 }
