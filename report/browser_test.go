@@ -1,14 +1,17 @@
 package report_test
 
 import (
+	"context"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/internal/headless"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/systems/abd"
 )
 
 // TestBrowserDrawsEveryOperationAndStep loads register-buggy's report in headless
@@ -56,5 +59,43 @@ func TestBrowserDrawsEveryOperationAndStep(t *testing.T) {
 		if m == nil || m[1] != joinInts(s.Ops) {
 			t.Errorf("step %d: drawn with linked ops %v, want %q", s.N, m, joinInts(s.Ops))
 		}
+	}
+}
+
+// TestBrowserHistoryDrawingsDoNotMeet loads a report whose client runs two operations one
+// after the other (abd-buggy, 1w2r-seq: c1 reads twice) and checks, in the DOM, that no
+// operation's bar, label or place number meets another's: a label drawn after its bar
+// used to run over the next operation of the same client.
+func TestBrowserHistoryDrawingsDoNotMeet(t *testing.T) {
+	sys, err := abd.NewBuggy(3, "1w2r-seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := explorer.Run(context.Background(), sys, explorer.Options{StateCaching: true})
+	if err != nil || res.First == nil {
+		t.Fatalf("no violation: %v", err)
+	}
+	p, err := report.NewPage(&sys, "abd-buggy", "VIOLATION", nil, res.First.Steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perClient := map[int]int{}
+	for _, o := range p.Ops {
+		perClient[o.Client]++
+	}
+	if perClient[1] != 2 {
+		t.Fatalf("client c1 has %d operations in the violation, want 2: the test needs a client with two", perClient[1])
+	}
+	path := filepath.Join(t.TempDir(), "report.html")
+	if err := report.WriteHTMLFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	dom := headless.Chromium(t, "--dump-dom", "file://"+path)
+	m := regexp.MustCompile(`<body[^>]*\sdata-history-overlaps="([^"]*)"`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("<body> has no data-history-overlaps: the script did not run\n%.2000s", dom)
+	}
+	if m[1] != "0" {
+		t.Errorf("%s pairs of operations' drawings meet, want 0", m[1])
 	}
 }

@@ -9,12 +9,13 @@ import (
 )
 
 // WriteHTML writes p as one self-contained page: inline CSS and JavaScript, no network,
-// no external asset. The script draws the history as operation bars per client and the
+// no external asset. The script draws the history as operation bars, one row each, and the
 // schedule as a message sequence chart, and links them: hovering or clicking a step
 // lights the operations it invoked or answered and shows the actors' states after it;
 // clicking an operation lights the steps that invoked and answered it. Once drawn, the
 // page records on <body> how many operations and steps it drew (data-ops-drawn,
-// data-steps-drawn), so a headless browser's DOM dump can be checked.
+// data-steps-drawn) and how many pairs of operations' drawings meet
+// (data-history-overlaps), so a headless browser's DOM dump can be checked.
 func WriteHTML(w io.Writer, p Page) error {
 	data, err := json.Marshal(p) // escapes <, > and &: safe inside <script>
 	if err != nil {
@@ -68,10 +69,12 @@ var ops=P.ops||[],steps=P.steps||[];
 // History: one row per client, x by event index.
 document.getElementById("why").textContent=P.why?"Why it is not linearizable (#n: the operation's place in the longest linearizable prefix found):\n"+P.why:"";
 var X0=60,DX=Math.max(28,Math.min(60,700/Math.max(1,P.events))),RH=26,nc=P.clients;
-var hw=X0+DX*(P.events+1)+560,hs=el("svg",{width:hw,height:RH*nc+10,id:"historysvg"},document.getElementById("history"));
-for(var c=0;c<nc;c++)el("text",{x:4,y:RH*c+18},hs,P.lifelines[c]);
+// One row per operation, as in the text history: a label drawn after its bar would run
+// over the client's next operation on a row of its own.
+var hw=X0+DX*(P.events+1)+560,hs=el("svg",{width:hw,height:RH*ops.length+10,id:"historysvg"},document.getElementById("history"));
 var opEls=ops.map(function(o,k){
-  var g=el("g",{"class":"op"+(o.stuck?" stuck":""),"data-op":k},hs),y=RH*o.client+4;
+  el("text",{x:4,y:RH*k+18},hs,P.lifelines[o.client]);
+  var g=el("g",{"class":"op"+(o.stuck?" stuck":""),"data-op":k},hs),y=RH*k+4;
   var x1=X0+DX*o.call,x2=o.ret<0?X0+DX*P.events+DX/2:X0+DX*o.ret;
   el("rect",{x:x1,y:y,width:Math.max(4,x2-x1),height:RH-8,rx:3},g);
   var lab=o.label+(o.ret<0?" (no response)":" → "+o.output)+(steps.length?"   [@"+o.callStep+(o.retStep<0?"":"→@"+o.retStep)+"]":"");
@@ -112,6 +115,10 @@ function select(j,k,hover){
 showStates(null);
 var h=/step=(\d+)/.exec(location.hash);if(h&&+h[1]>=1&&+h[1]<=steps.length)select(+h[1]-1,null); // a link to a step: report.html#step=4
 document.body.setAttribute("data-ops-drawn",document.querySelectorAll("#historysvg .op").length);
+// Pairs of operations whose drawings (bar, label, place number) meet: 0 on a readable page.
+var boxes=opEls.map(function(g){return g.getBBox();}),meet=0;
+for(var a=0;a<boxes.length;a++)for(var b=a+1;b<boxes.length;b++){var A=boxes[a],B=boxes[b];if(A.x<B.x+B.width&&B.x<A.x+A.width&&A.y<B.y+B.height&&B.y<A.y+A.height)meet++;}
+document.body.setAttribute("data-history-overlaps",meet);
 document.body.setAttribute("data-steps-drawn",document.querySelectorAll("#mscsvg .step").length);
 document.body.setAttribute("data-rendered","true");
 })();
