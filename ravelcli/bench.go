@@ -36,7 +36,7 @@ type benchFlags struct {
 
 func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) > 0 && args[0] == "samplers" {
-		return cmdBenchSamplers(args[1:], stdout, stderr)
+		return c.cmdBenchSamplers(args[1:], stdout, stderr)
 	}
 	var f benchFlags
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
@@ -58,9 +58,7 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 	fs.BoolVar(&f.st, "st", true, "also run each configuration statelessly, for the paper's ST row (--st=false skips it)")
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(stdout, "Usage: ravel bench [flags]\n\nRuns every strategy on every system and harness and prints one table per system and harness, in the layout of the DS2 paper's Tables A2–A11.\n\nFlags:")
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		c.printHelp(stdout, "Usage: ravel bench [flags]\n\nRuns every strategy on every system and harness and prints one table per system and harness, in the layout of the DS2 paper's Tables A2–A11.\n\nFlags:\n", fs)
 		return exitOK, nil
 	}
 	if err != nil {

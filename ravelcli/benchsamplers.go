@@ -71,7 +71,7 @@ type samplerRow struct {
 }
 
 // cmdBenchSamplers runs the micro-benchmark of seeds/000 §5.1 (SAMPLERS.md §6).
-func cmdBenchSamplers(args []string, stdout, stderr io.Writer) (int, error) {
+func (c *catalog) cmdBenchSamplers(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("bench samplers", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -81,9 +81,7 @@ func cmdBenchSamplers(args []string, stdout, stderr io.Writer) (int, error) {
 	asJSON := fs.Bool("json", false, "print one JSON array of the rows")
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(stdout, "Usage: ravel bench samplers --figure 5|6 [--tests 500]\n\nRuns every sampler on seeds/000's micro-benchmark and prints the hits per point beside SAMPLERS.md §6's predictions.\n\nFlags:")
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		c.printHelp(stdout, "Usage: ravel bench samplers --figure 5|6 [--tests 500]\n\nRuns every sampler on seeds/000's micro-benchmark and prints the hits per point beside SAMPLERS.md §6's predictions.\n\nFlags:\n", fs)
 		return exitOK, nil
 	}
 	if err != nil {

@@ -105,3 +105,28 @@ func TestProgramName(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnCommandInHelp: a user's own command names itself in every command line its help
+// and errors tell the user to type; ravel's own help is unchanged.
+func TestOwnCommandInHelp(t *testing.T) {
+	for _, args := range [][]string{
+		{"-h"}, {"check", "-h"}, {"replay", "-h"}, {"bench", "-h"}, {"bench", "samplers", "-h"},
+		{"deps", "-h"}, {"lincheck", "-h"}, {"explore", "-h"}, {"run", "-h"},
+		{"check", "register", "--no-such-flag"}, {"replay"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			_, stdout, stderr := runWith([]Option{Builtins(), program("/home/u/go/bin/qrep")}, args...)
+			text := stdout + stderr
+			if !strings.Contains(text, "qrep ") {
+				t.Errorf("the text does not name qrep:\n%s", text)
+			}
+			if m := commandLine.FindString(text); m != "" {
+				t.Errorf("the text tells the user to type %q, which does not know their systems:\n%s", m, text)
+			}
+			_, stdout, stderr = runWith([]Option{Builtins()}, args...)
+			if !commandLine.MatchString(stdout + stderr) {
+				t.Errorf("ravel's own text names no ravel command line:\n%s", stdout+stderr)
+			}
+		})
+	}
+}

@@ -88,10 +88,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 }
 
 func (c *catalog) printCheckUsage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintf(w, "Usage: %s check SYSTEM [flags]\n\nSystems: %s\n\nFlags:\n", c.name(), c.validNames())
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	c.printHelp(w, fmt.Sprintf("Usage: ravel check SYSTEM [flags]\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
 }
 
 // parseInterleaved parses flags that may come before or after the positional arguments.

@@ -15,9 +15,11 @@ package ravelcli
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -94,11 +96,11 @@ func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 	case "deps":
 		code, err = c.cmdDeps(args[1:], stdout, stderr)
 	case "lincheck":
-		code, err = cmdLincheck(args[1:], stdout, stderr)
+		code, err = c.cmdLincheck(args[1:], stdout, stderr)
 	case "explore":
 		code, err = c.cmdExplore(args[1:], stdout)
 	case "run":
-		code, err = cmdRun(args[1:], stdout, stderr)
+		code, err = c.cmdRun(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, c.usage())
 		return exitOK
@@ -106,7 +108,7 @@ func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 		err = usagef("unknown command %q (valid: list, check, replay, bench, deps, lincheck, run, explore)", args[0])
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", c.name(), c.ownCommand(err.Error(), "see ravel ", "(ravel "))
+		fmt.Fprintf(stderr, "%s: %s\n", c.name(), c.ownCommand(err.Error()))
 		return exitUsage
 	}
 	return code
@@ -115,17 +117,29 @@ func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 // name is the command's name: "ravel", or a user's own command built on Main.
 func (c *catalog) name() string { return cmp.Or(c.prog, "ravel") }
 
-// ownCommand rewrites, in text, each of the marks (a "ravel " that starts a command line
-// to type) to name the command that is running, when it is a user's own: ravel itself
-// does not know their systems.
-func (c *catalog) ownCommand(text string, marks ...string) string {
+// commandLine matches a command line to type in help and error text: "ravel" and a
+// subcommand.
+var commandLine = regexp.MustCompile(`\bravel (list|check|replay|bench|deps|lincheck|explore|run)\b`)
+
+// ownCommand rewrites, in help or error text, each command line to type ("ravel check",
+// "see ravel list") to name the command that is running, when it is a user's own: ravel
+// itself does not know their systems. Reports' titles are left alone: they name the tool.
+func (c *catalog) ownCommand(text string) string {
 	if c.name() == "ravel" {
 		return text
 	}
-	for _, m := range marks {
-		text = strings.ReplaceAll(text, m, strings.Replace(m, "ravel ", c.prog+" ", 1))
-	}
-	return text
+	return commandLine.ReplaceAllString(text, c.prog+" $1")
+}
+
+// printHelp writes a subcommand's help, its header then its flags, naming the command
+// that is running.
+func (c *catalog) printHelp(w io.Writer, header string, fs *flag.FlagSet) {
+	var b strings.Builder
+	b.WriteString(header)
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprint(w, c.ownCommand(b.String()))
 }
 
 // usage is the command's usage text, its command lines naming the command that runs.
@@ -134,5 +148,5 @@ func (c *catalog) usage() string {
 		return usage
 	}
 	text := strings.Replace(usage, "ravel — a model checker", c.prog+" — Ravel, a model checker", 1)
-	return c.ownCommand(text, "  ravel ", "'ravel ")
+	return c.ownCommand(text)
 }

@@ -59,9 +59,7 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(stdout, depsUsage, strings.Join(dpor.Dependences(), ", "))
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		c.printHelp(stdout, fmt.Sprintf(depsUsage, strings.Join(dpor.Dependences(), ", ")), fs)
 		return exitOK, nil
 	}
 	if err != nil {

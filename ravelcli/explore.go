@@ -24,9 +24,7 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(stdout, "Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it\n\nSystems: %s\n\nFlags:\n", c.validNames())
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
 		return exitOK, nil
 	}
 	if err != nil {

@@ -93,14 +93,12 @@ The ravel format is one JSON object per line; see docs/lincheck.md.
 Flags:
 `
 
-func cmdLincheck(args []string, stdout, stderr io.Writer) (int, error) {
+func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, error) {
 	var f lincheckFlags
 	fs := newLincheckFlagSet(&f)
 	files, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, lincheckUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		c.printHelp(stdout, lincheckUsage, fs)
 		return exitOK, nil
 	}
 	if err != nil {

@@ -24,7 +24,7 @@ Flags override the config:
 
 // cmdRun is `ravel run CONFIG`: exit 0 when every history is linearizable, 1 when one
 // is not, 2 for a bad config (the message names the field), 130 when interrupted.
-func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
+func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	seed := fs.Uint64("seed", 0, "the session's seed (default: the config's)")
@@ -33,9 +33,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	replay := fs.String("replay", "", "re-impose the schedule.json of a recorded iteration in every iteration, and report how often it reproduces the violation")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, runUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
+			c.printHelp(stdout, runUsage, fs)
 			return exitOK, nil
 		}
 		return exitUsage, usagef("run: %v", err)
