@@ -409,7 +409,7 @@ func (e *engine) restore() (more bool, err error) {
 func (e *engine) restoreChecker(rec *checkpointRecord) error {
 	c := e.checker
 	for i, cr := range rec.Canon {
-		ex, err := replay(e.x, cr.Steps)
+		ex, err := replay(e.x, cr.Steps, nil)
 		if err != nil || ex.Failure != "" {
 			return fmt.Errorf("checkpoint: canonical history %d does not replay: %v%s", i+1, err, ex.Failure)
 		}
@@ -433,7 +433,7 @@ func (e *engine) restoreChecker(rec *checkpointRecord) error {
 		c.chrono[ch.Hash] = c.entries[ch.Entry]
 	}
 	if v := rec.First; v != nil {
-		ex, err := replay(e.x, v.Steps)
+		ex, err := replay(e.x, v.Steps, nil)
 		if err != nil {
 			return fmt.Errorf("checkpoint: the first violation does not replay: %w", err)
 		}

@@ -683,7 +683,7 @@ func (e *engine) verifyReplay(v *Violation) {
 	for i, s := range v.Steps {
 		ids[i] = s.ID
 	}
-	ex, err := replay(e.x, ids)
+	ex, err := replay(e.x, ids, nil)
 	if err != nil {
 		v.Replayed = false
 		return

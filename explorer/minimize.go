@@ -14,8 +14,11 @@ import (
 // It runs delta debugging over the schedule (Zeller and Hildebrandt, "Simplifying and
 // isolating failure-inducing input", TSE 2002), then removes single events until removing
 // any one more loses the violation or makes the schedule invalid (an event not enabled
-// when its turn comes): a local minimum. Every candidate is replayed from the initial
-// state, so nothing carries over from the search. Cancelling ctx stops it with the
+// when its turn comes): a local minimum. A message whose event is not enabled in a
+// candidate may be stood in for by an enabled copy of it sent at another step (a re-send
+// for the original), so a step that only re-sent can go. Every candidate is replayed
+// from the initial state, so nothing carries over from the search, and the schedule
+// returned names the events it runs. Cancelling ctx stops it with the
 // smallest violating schedule found so far. v itself is not modified.
 func Minimize(ctx context.Context, sys model.System, v *Violation) (*Violation, error) {
 	x, err := newExecutor(&sys, false)
@@ -30,13 +33,14 @@ type minimizer struct {
 	x       *executor
 	kind    string
 	replays int
+	like    map[uint64]uint64 // an event's ID to its Content, for stand-ins (replay)
 }
 
 // try replays ids and returns the execution when it shows a violation of the kind sought.
 // A schedule that fails before its end is cut there.
 func (m *minimizer) try(ids []uint64) *Execution {
 	m.replays++
-	ex, err := replay(m.x, ids)
+	ex, err := replay(m.x, ids, m.like)
 	if err != nil {
 		return nil
 	}
@@ -57,7 +61,7 @@ func (m *minimizer) try(ids []uint64) *Execution {
 }
 
 func minimize(ctx context.Context, x *executor, v *Violation) *Violation {
-	m := &minimizer{x: x, kind: v.Kind}
+	m := &minimizer{x: x, kind: v.Kind, like: map[uint64]uint64{}}
 	ids := make([]uint64, len(v.Steps))
 	for i, s := range v.Steps {
 		ids[i] = s.ID
@@ -66,11 +70,15 @@ func minimize(ctx context.Context, x *executor, v *Violation) *Violation {
 	if best == nil {
 		return v // the violation does not replay: report it as found
 	}
-	accept := func(c []uint64, ex *Execution) []uint64 {
+	accept := func(ex *Execution) []uint64 {
 		best = ex
-		return c[:len(ex.Steps)]
+		ids := make([]uint64, len(ex.Steps)) // the events run, stand-ins included
+		for i, s := range ex.Steps {
+			ids[i] = s.ID
+		}
+		return ids
 	}
-	ids = accept(ids, best)
+	ids = accept(best)
 	// Delta debugging: remove one of n chunks at a time; on success go on with the rest
 	// and n−1 chunks, else double n, until chunks are single events.
 	for n := 2; len(ids) >= 2 && ctx.Err() == nil; {
@@ -79,7 +87,7 @@ func minimize(ctx context.Context, x *executor, v *Violation) *Violation {
 		for start := 0; start < len(ids) && ctx.Err() == nil; start += size {
 			c := append(append([]uint64(nil), ids[:start]...), ids[min(start+size, len(ids)):]...)
 			if ex := m.try(c); ex != nil {
-				ids = accept(c, ex)
+				ids = accept(ex)
 				n = max(n-1, 2)
 				shrunk = true
 				break
@@ -99,7 +107,7 @@ func minimize(ctx context.Context, x *executor, v *Violation) *Violation {
 		for i := len(ids) - 1; i >= 0 && ctx.Err() == nil; i-- {
 			c := append(append([]uint64(nil), ids[:i]...), ids[i+1:]...)
 			if ex := m.try(c); ex != nil {
-				ids = accept(c, ex)
+				ids = accept(ex)
 				changed = true
 				i = min(i, len(ids))
 			}

@@ -33,10 +33,16 @@ func Replay(sys model.System, ids []uint64, reflective bool) (*Execution, error)
 	if err != nil {
 		return nil, err
 	}
-	return replay(x, ids)
+	return replay(x, ids, nil)
 }
 
-func replay(x *executor, ids []uint64) (*Execution, error) {
+// replay runs ids from the initial state. With like nil it is strict: every event must
+// be enabled when its turn comes. With like set (an event's ID to its Content), an event
+// not enabled is stood in for by the first enabled message, request or timer with the
+// same content — the same message, sent at another step (a re-send's copy for the
+// original, or the other way round) — and like learns the content of every event run.
+// The Execution's Steps name the events run, stand-ins included.
+func replay(x *executor, ids []uint64, like map[uint64]uint64) (*Execution, error) {
 	s, fail, err := x.initial()
 	if err != nil {
 		return nil, err
@@ -58,10 +64,21 @@ func replay(x *executor, ids []uint64) (*Execution, error) {
 				break
 			}
 		}
+		if c, ok := like[id]; k < 0 && ok {
+			for i, ev := range buf {
+				if !ev.Kind.IsFault() && ev.Content == c {
+					k = i
+					break
+				}
+			}
+		}
 		if k < 0 {
 			return nil, fmt.Errorf("replay: step %d: event %016x is not enabled (the schedule does not belong to this system, or a handler is not deterministic)", d+1, id)
 		}
 		ev := buf[k]
+		if like != nil && !ev.Kind.IsFault() {
+			like[ev.ID] = ev.Content
+		}
 		ex.Steps = append(ex.Steps, Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer, Target: ev.Target})
 		next, l, f := x.step(s, idx[k], d, log)
 		log = l
