@@ -27,6 +27,16 @@ func DescribeMessage(msg any) string {
 	return t + "(" + v + ")"
 }
 
+// DescribeActor renders an actor's state for people: its String method when it has one,
+// otherwise its fields, "{Value:1 Version:2}" — without the "&" of a pointer, which says
+// nothing about the state.
+func DescribeActor(a model.Actor) string {
+	if s, ok := a.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%+v", a), "&")
+}
+
 // DescribeMessageOf renders a message of sys as DescribeMessage does, except a client's
 // request, whose input it renders with the specification's DescribeInput,
 // "Request{c0.0 Enq(1)}": a user's input type seldom has a String method of its own, and

@@ -57,3 +57,28 @@ func TestDescribeMessageOfRendersRequestsWithTheSpec(t *testing.T) {
 		}
 	})
 }
+
+type describedActor struct{ N int }
+
+func (*describedActor) Receive(*model.Ctx, model.Envelope) {}
+
+type namedActor struct{ describedActor }
+
+func (a *namedActor) String() string { return "n=" + strconv.Itoa(a.N) }
+
+func TestDescribeActor(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		a    model.Actor
+		want string
+	}{
+		{"fields, without the pointer's &", &describedActor{N: 1}, "{N:1}"},
+		{"its String method", &namedActor{describedActor{N: 2}}, "n=2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := DescribeActor(tt.a); got != tt.want {
+				t.Errorf("DescribeActor = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -80,7 +80,7 @@ func (s *Server) state() State {
 	h := report.NewHistory(sys, s.sess.Events())
 	st.Events, st.Timeline = h.Events, h.Timeline
 	for i, a := range s.sess.Actors() {
-		st.Actors = append(st.Actors, ActorState{Name: sys.ActorName(model.ID(i)), State: fmt.Sprintf("%+v", a)})
+		st.Actors = append(st.Actors, ActorState{Name: sys.ActorName(model.ID(i)), State: explorer.DescribeActor(a)})
 	}
 	switch {
 	case st.Failure != "":

@@ -147,7 +147,7 @@ func containsInt(s []int, x int) bool {
 func states(actors []model.Actor) []string {
 	out := make([]string, len(actors))
 	for i, a := range actors {
-		out[i] = fmt.Sprintf("%+v", a)
+		out[i] = explorer.DescribeActor(a)
 	}
 	return out
 }
