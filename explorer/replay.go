@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/histories"
@@ -64,13 +65,8 @@ func replay(x *executor, ids []uint64, like map[uint64]uint64) (*Execution, erro
 				break
 			}
 		}
-		if c, ok := like[id]; k < 0 && ok {
-			for i, ev := range buf {
-				if !ev.Kind.IsFault() && ev.Content == c {
-					k = i
-					break
-				}
-			}
+		if c, ok := like[id]; ok && k < 0 {
+			k = slices.IndexFunc(buf, func(ev dpor.Event) bool { return !ev.Kind.IsFault() && ev.Content == c })
 		}
 		if k < 0 {
 			return nil, fmt.Errorf("replay: step %d: event %016x is not enabled (the schedule does not belong to this system, or a handler is not deterministic)", d+1, id)

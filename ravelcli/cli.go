@@ -128,7 +128,7 @@ func (c *catalog) ownCommand(text string) string {
 	if c.name() == "ravel" {
 		return text
 	}
-	return commandLine.ReplaceAllString(text, c.prog+" $1")
+	return commandLine.ReplaceAllStringFunc(text, func(m string) string { return c.prog + strings.TrimPrefix(m, "ravel") })
 }
 
 // printHelp writes a subcommand's help, its header then its flags, naming the command
