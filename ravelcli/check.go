@@ -225,7 +225,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 			if u, ok := procmem.Read(); ok {
 				anon = u.Anon
 			}
-			fmt.Fprintln(stderr, progressLine(s, opts.StateCaching, anon))
+			fmt.Fprintln(stderr, progressLine(f.prog, s, opts.StateCaching, anon))
 		}
 	}
 	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}, {"--html", f.html}} {
@@ -247,7 +247,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if res == nil {
 		return 0, fmt.Errorf("check %s: %w", entry.Name, runErr)
 	}
-	noteCheckpoint(stderr, opts.Checkpoint, res.Stats.Interrupted)
+	noteCheckpoint(stderr, f.prog, opts.Checkpoint, res.Stats.Interrupted)
 	return finishCheck(stdout, stderr, &sys, info, res, runErr, f, newMemoryJSON(peak, measured))
 }
 
@@ -303,7 +303,7 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 		code = exitInterrupted
 	}
 	for _, err := range errs {
-		code = lateFailure(stderr, code, err)
+		code = lateFailure(stderr, f.prog, code, err)
 	}
 	return code, nil
 }
@@ -513,10 +513,11 @@ func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 // still for minutes while it covers states, and a user watching it should see it move. It
 // ends with the process's anonymous resident memory when that is known (anon ≥ 0), since
 // a large search's memory grows with its states and a user should see where it is going
-// before the system runs out.
-func progressLine(s explorer.Stats, caching bool, anon int64) string {
+// before the system runs out. prog, the command's name, starts it, as it starts every line
+// the command writes on standard error.
+func progressLine(prog string, s explorer.Stats, caching bool, anon int64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "ravel: %s schedules, %s steps, ", report.Thousands(s.Schedules), report.Thousands(s.Steps))
+	fmt.Fprintf(&b, "%s: %s schedules, %s steps, ", prog, report.Thousands(s.Schedules), report.Thousands(s.Steps))
 	if caching {
 		fmt.Fprintf(&b, "%s states, ", report.Thousands(s.States))
 		if s.ExploredAgain > 0 {

@@ -114,9 +114,9 @@ func ravelVersion() string {
 }
 
 // noteCheckpoint tells how to continue an interrupted run.
-func noteCheckpoint(w io.Writer, c explorer.Checkpointing, interrupted bool) {
+func noteCheckpoint(w io.Writer, prog string, c explorer.Checkpointing, interrupted bool) {
 	if c.Dir == "" || !interrupted {
 		return
 	}
-	fmt.Fprintf(w, "ravel: checkpoint saved in %s; continue with the same command and --resume %s\n", c.Dir, c.Dir)
+	fmt.Fprintf(w, "%s: checkpoint saved in %s; continue with the same command and --resume %s\n", prog, c.Dir, c.Dir)
 }

@@ -27,6 +27,7 @@ import (
 const exitUnknown = 3
 
 type lincheckFlags struct {
+	prog    string // the command's name (catalog.name), for its lines on standard error
 	spec    string
 	format  string
 	timeout time.Duration
@@ -94,7 +95,7 @@ Flags:
 `
 
 func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, error) {
-	var f lincheckFlags
+	f := lincheckFlags{prog: c.name()}
 	fs := newLincheckFlagSet(&f)
 	files, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -271,7 +272,7 @@ func lincheck[S, I, O comparable](
 	}
 	code := n.exit()
 	for _, err := range late {
-		code = lateFailure(stderr, code, err)
+		code = lateFailure(stderr, f.prog, code, err)
 	}
 	return code, nil
 }

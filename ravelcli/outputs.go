@@ -42,8 +42,8 @@ func prepareOutput(flag, path string) error {
 // lateFailure reports, after the report was printed, what could not be done at the end
 // (a file not written, a disk store that failed); the exit status stays violation when
 // there was one, and is 2 otherwise.
-func lateFailure(stderr io.Writer, code int, err error) int {
-	fmt.Fprintf(stderr, "ravel: %v\n", err)
+func lateFailure(stderr io.Writer, prog string, code int, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 	if code == exitViolation {
 		return exitViolation
 	}

@@ -1,6 +1,7 @@
 package ravelcli
 
 import (
+	"cmp"
 	"testing"
 	"time"
 
@@ -19,17 +20,19 @@ func TestProgressLine(t *testing.T) {
 		caching bool
 		anon    int64
 		want    string
+		prog    string // the command's name; "" is ravel
 	}{
-		{"stateless", s, false, -1, "ravel: 1,234 schedules, 5,678,901 steps, 7 unique histories, 2 violations so far, 65s"},
-		{"caching", s, true, -1, "ravel: 1,234 schedules, 5,678,901 steps, 2,322,978 states, 7 unique histories, 2 violations so far, 65s"},
-		{"spilling", spilled, true, -1, "ravel: 1,234 schedules, 5,678,901 steps, 2,322,978 states, 1,000,000 spilled, 7 unique histories, 2 violations so far, 65s"},
-		{"stateful dpor", again, true, -1, "ravel: 1,234 schedules, 5,678,901 steps, 2,322,978 states, 1,091,291 explored again, 7 unique histories, 2 violations so far, 65s"},
-		{"memory known", s, true, 1536 << 20, "ravel: 1,234 schedules, 5,678,901 steps, 2,322,978 states, 7 unique histories, 2 violations so far, 65s, 1536.0 MiB resident"},
-		{"memory known, stateless", s, false, 0, "ravel: 1,234 schedules, 5,678,901 steps, 7 unique histories, 2 violations so far, 65s, 0.0 MiB resident"},
+		{"stateless", s, false, -1, "ravel: 1,234 schedules, 5,678,901 steps, 7 unique histories, 2 violations so far, 65s", ""},
+		{"caching", s, true, -1, "ravel: 1,234 schedules, 5,678,901 steps, 2,322,978 states, 7 unique histories, 2 violations so far, 65s", ""},
+		{"spilling", spilled, true, -1, "ravel: 1,234 schedules, 5,678,901 steps, 2,322,978 states, 1,000,000 spilled, 7 unique histories, 2 violations so far, 65s", ""},
+		{"stateful dpor", again, true, -1, "ravel: 1,234 schedules, 5,678,901 steps, 2,322,978 states, 1,091,291 explored again, 7 unique histories, 2 violations so far, 65s", ""},
+		{"memory known", s, true, 1536 << 20, "ravel: 1,234 schedules, 5,678,901 steps, 2,322,978 states, 7 unique histories, 2 violations so far, 65s, 1536.0 MiB resident", ""},
+		{"memory known, stateless", s, false, 0, "ravel: 1,234 schedules, 5,678,901 steps, 7 unique histories, 2 violations so far, 65s, 0.0 MiB resident", ""},
+		{"a user's own command", s, false, -1, "qrep: 1,234 schedules, 5,678,901 steps, 7 unique histories, 2 violations so far, 65s", "qrep"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := progressLine(tt.s, tt.caching, tt.anon); got != tt.want {
+			if got := progressLine(cmp.Or(tt.prog, "ravel"), tt.s, tt.caching, tt.anon); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

@@ -77,7 +77,7 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	case errors.As(err, &ce):
 		return exitUsage, usagef("run: %v", err)
 	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "ravel: run interrupted; every process stopped")
+		fmt.Fprintf(stderr, "%s: run interrupted; every process stopped\n", c.name())
 		return exitInterrupted, nil
 	case err != nil:
 		return exitUsage, fmt.Errorf("run: %w", err)
