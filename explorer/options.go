@@ -157,6 +157,9 @@ type Stats struct {
 	// Crowd is the largest group of like messages pending where a schedule was cut: a
 	// sign of a protocol that sends without bound, when large.
 	Crowd Crowd
+	// Repeat is the step taken most often on a cut schedule, with state caching: a sign
+	// of a state that grows without bound, when it is most of the path.
+	Repeat Repeat
 	// SleepBlocked counts paths abandoned at a state with events enabled, every one of
 	// them asleep (sleep sets): work that ends in no schedule. Optimal DPOR has none.
 	SleepBlocked int64

@@ -402,7 +402,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	}
 	// A protocol that sends without bound completes under no search: the crowd's hint
 	// replaces the one that points to a search that completes.
-	hints := []string{crowdHint(r), copyHint(r)}
+	hints := []string{cmp.Or(crowdHint(r), repeatHint(r)), copyHint(r)}
 	if hints[0] == "" {
 		hints[0] = cmp.Or(completeSearchHint(r), cutReductionHint(r))
 	}

@@ -18,7 +18,8 @@ type (
 )
 
 // nagger is n0 re-sending a Nudge to n1 on a timer re-armed on every firing, up to
-// Limit times (no limit when Limit is 0); n1 answers the client's write.
+// Limit times (no limit when Limit is 0; when Limit is negative it sends nothing and
+// only counts the firings, without bound); n1 answers the client's write.
 type nagger struct{ Limit, Sent int }
 
 func (n *nagger) Start(ctx *model.Ctx) {
@@ -30,6 +31,11 @@ func (n *nagger) Start(ctx *model.Ctx) {
 func (n *nagger) Receive(ctx *model.Ctx, env model.Envelope) {
 	switch m := env.Msg.(type) {
 	case Again:
+		if n.Limit < 0 { // counting: a counter bumped on every firing, nothing sent
+			n.Sent++
+			ctx.SetTimer("again", Again{})
+			return
+		}
 		if n.Limit == 0 || n.Sent < n.Limit {
 			n.Sent++
 			ctx.Send(1, Nudge{})
@@ -43,12 +49,9 @@ func (n *nagger) Receive(ctx *model.Ctx, env model.Envelope) {
 func (n *nagger) Clone() model.Actor { c := *n; return &c }
 
 // naggers is the nagger system: harness "forever" re-sends without bound, "twice" at
-// most twice.
-var naggers = System{Name: "naggers", Harnesses: []string{"forever", "twice"}, Agents: 2, Build: func(c Config) (model.System, error) {
-	limit := 0
-	if c.Harness == "twice" {
-		limit = 2
-	}
+// most twice, and "counting" counts its timer's firings without bound.
+var naggers = System{Name: "naggers", Harnesses: []string{"forever", "twice", "counting"}, Agents: 2, Build: func(c Config) (model.System, error) {
+	limit := map[string]int{"forever": 0, "twice": 2, "counting": -1}[c.Harness]
 	return model.System{Name: "naggers", Actors: []model.Actor{&nagger{Limit: limit}, &nagger{Limit: limit}},
 		Harness: model.Clients(specs.Register(), model.Calls(1, specs.Write(1)))}, nil
 }}

@@ -64,6 +64,9 @@ type checkReport struct {
 	// CutCrowd is the largest group of like messages pending where a schedule was cut
 	// (explorer.Crowd); absent when none was.
 	CutCrowd *crowdJSON `json:"cut_crowd,omitempty"`
+	// CutRepeat is the step repeated most on a cut schedule, with state caching
+	// (explorer.Repeat); absent when none was noted.
+	CutRepeat *repeatJSON `json:"cut_repeat,omitempty"`
 
 	// Sampling holds a sampler session's statistics (docs/samplers.md).
 	Sampling *explorer.SamplingStats `json:"sampling,omitempty"`
@@ -103,6 +106,9 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 	r.Exclusions = res.Exclusions
 	if c := st.Crowd; c.Count > 0 {
 		r.CutCrowd = &crowdJSON{Count: c.Count, Type: c.Type, From: c.From.String(), To: c.To.String(), Pending: c.Pending}
+	}
+	if p := st.Repeat; p.Count > 0 {
+		r.CutRepeat = &repeatJSON{Count: p.Count, Steps: p.Steps, Timer: p.Timer, Type: p.Type, From: p.From.String(), To: p.To.String(), what: p.String()}
 	}
 	r.Sampling = res.Sampling
 	r.States, r.Revisits, r.StepsReplayed = st.States, st.Revisits, st.Replayed
