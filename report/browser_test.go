@@ -9,9 +9,12 @@ import (
 	"testing"
 
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/internal/headless"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/systems/abd"
+	"github.com/ravelmc/ravel/wgl"
 )
 
 // TestBrowserDrawsEveryOperationAndStep loads register-buggy's report in headless
@@ -97,5 +100,31 @@ func TestBrowserHistoryDrawingsDoNotMeet(t *testing.T) {
 	}
 	if m[1] != "0" {
 		t.Errorf("%s pairs of operations' drawings meet, want 0", m[1])
+	}
+}
+
+// TestBrowserDrawsARecordedHistory loads the page of a recorded history (ravel lincheck
+// --html: operations, no schedule, no states) and checks that its script runs to the end,
+// draws every operation, and keeps a client's consecutive operations apart.
+func TestBrowserDrawsARecordedHistory(t *testing.T) {
+	op := func(client int, in specs.RegisterInput, out specs.RegisterOutput, call, ret int64) histories.Operation[specs.RegisterInput, specs.RegisterOutput] {
+		return histories.Operation[specs.RegisterInput, specs.RegisterOutput]{Client: client, Input: in, Output: out, Call: call, Return: ret}
+	}
+	ops := []histories.Operation[specs.RegisterInput, specs.RegisterOutput]{
+		op(0, specs.Write(1), specs.WriteOK(), 0, 1), op(0, specs.Read(), specs.ReadOK(1), 2, 3), op(0, specs.Write(2), specs.WriteOK(), 4, 5),
+		op(1, specs.Read(), specs.ReadOK(0), 6, 7),
+	}
+	res := wgl.Check(specs.Register(), ops)
+	p := report.NewHistoryPage("ravel lincheck h", res.Verdict.String(), nil, specs.Register(), ops, res)
+	path := filepath.Join(t.TempDir(), "history.html")
+	if err := report.WriteHTMLFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	dom := headless.Chromium(t, "--dump-dom", "file://"+path)
+	for name, want := range map[string]string{"data-rendered": "true", "data-ops-drawn": "4", "data-history-overlaps": "0"} {
+		m := regexp.MustCompile(`<body[^>]*\s` + name + `="([^"]*)"`).FindStringSubmatch(dom)
+		if m == nil || m[1] != want {
+			t.Errorf("<body> %s = %v, want %q (the script did not run to the end?)", name, m, want)
+		}
 	}
 }

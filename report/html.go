@@ -9,7 +9,7 @@ import (
 )
 
 // WriteHTML writes p as one self-contained page: inline CSS and JavaScript, no network,
-// no external asset. The script draws the history as operation bars, one row each, and the
+// no external asset. The script draws the history as operation bars per client and the
 // schedule as a message sequence chart, and links them: hovering or clicking a step
 // lights the operations it invoked or answered and shows the actors' states after it;
 // clicking an operation lights the steps that invoked and answered it. Once drawn, the
@@ -66,15 +66,13 @@ document.title=P.title;document.getElementById("title").textContent=P.title;
 var v=document.getElementById("verdict");v.textContent=P.verdict;if(/^no violation|linearizable$/.test(P.verdict)&&!/not/.test(P.verdict))v.className="verdict ok";
 var st=document.getElementById("stats");(P.stats||[]).forEach(function(r){var tr=st.insertRow();tr.insertCell().textContent=r[0];tr.insertCell().textContent=r[1];});
 var ops=P.ops||[],steps=P.steps||[];
-// History: one row per client, x by event index.
+// History: x by event index; each client's operations on as many rows (lanes) as keep one
+// operation's bar and label off the next's.
 document.getElementById("why").textContent=P.why?"Why it is not linearizable (#n: the operation's place in the longest linearizable prefix found):\n"+P.why:"";
 var X0=60,DX=Math.max(28,Math.min(60,700/Math.max(1,P.events))),RH=26,nc=P.clients;
-// One row per operation, as in the text history: a label drawn after its bar would run
-// over the client's next operation on a row of its own.
-var hw=X0+DX*(P.events+1)+560,hs=el("svg",{width:hw,height:RH*ops.length+10,id:"historysvg"},document.getElementById("history"));
+var hw=X0+DX*(P.events+1)+560,hs=el("svg",{width:hw,height:RH*nc+10,id:"historysvg"},document.getElementById("history"));
 var opEls=ops.map(function(o,k){
-  el("text",{x:4,y:RH*k+18},hs,P.lifelines[o.client]);
-  var g=el("g",{"class":"op"+(o.stuck?" stuck":""),"data-op":k},hs),y=RH*k+4;
+  var g=el("g",{"class":"op"+(o.stuck?" stuck":""),"data-op":k},hs),y=4; // on its lane below
   var x1=X0+DX*o.call,x2=o.ret<0?X0+DX*P.events+DX/2:X0+DX*o.ret;
   el("rect",{x:x1,y:y,width:Math.max(4,x2-x1),height:RH-8,rx:3},g);
   var lab=o.label+(o.ret<0?" (no response)":" → "+o.output)+(steps.length?"   [@"+o.callStep+(o.retStep<0?"":"→@"+o.retStep)+"]":"");
@@ -85,6 +83,15 @@ var opEls=ops.map(function(o,k){
   g.setAttribute("data-linked-steps",linked.join(","));
   g.addEventListener("click",function(){select(null,k);});
   return g;});
+// Lanes: a client's operations in call order, each on its client's first lane whose last
+// drawing ends before its own begins (a label drawn after its bar would run over the
+// client's next operation on the same row).
+var lanes=[],laneOf=[];for(var c=0;c<nc;c++)lanes.push([]);
+ops.map(function(o,k){return k;}).sort(function(a,b){return ops[a].client-ops[b].client||ops[a].call-ops[b].call;}).forEach(function(k){
+  var bb=opEls[k].getBBox(),L=lanes[ops[k].client],i=0;while(i<L.length&&L[i]>bb.x-8)i++;L[i]=bb.x+bb.width;laneOf[k]=i;});
+var rowOf=[],rows=0;for(var c=0;c<nc;c++){rowOf.push(rows);el("text",{x:4,y:RH*rows+18},hs,P.lifelines[c]);rows+=Math.max(1,lanes[c].length);}
+opEls.forEach(function(g,k){g.setAttribute("transform","translate(0,"+RH*(rowOf[ops[k].client]+laneOf[k])+")");});
+hs.setAttribute("height",RH*rows+10);
 // Message sequence chart.
 var L=P.lifelines.length,CW=120,MX=70,SY=46,DY=30;
 var ms=el("svg",{width:MX*2+CW*(L-1)+100,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
@@ -104,7 +111,7 @@ var stepEls=steps.map(function(s,j){
 var sticky=null;
 function showStates(j){
   var head=document.getElementById("stateshead"),body=document.getElementById("statesbody");
-  var sts=j===null?P.initial:steps[j].states;head.textContent=j===null?"States at the start":"States after step "+steps[j].n;
+  var sts=(j===null?P.initial:steps[j].states)||[];head.textContent=j===null?"States at the start":"States after step "+steps[j].n;
   body.textContent="";sts.forEach(function(s,i){var pre=document.createElement("pre");pre.textContent=P.lifelines[nc+i]+": "+s;body.appendChild(pre);});}
 function select(j,k,hover){
   if(hover&&sticky!==null)return; if(!hover)sticky=(j!==null||k!==null)?[j,k]:null;
@@ -116,8 +123,9 @@ showStates(null);
 var h=/step=(\d+)/.exec(location.hash);if(h&&+h[1]>=1&&+h[1]<=steps.length)select(+h[1]-1,null); // a link to a step: report.html#step=4
 document.body.setAttribute("data-ops-drawn",document.querySelectorAll("#historysvg .op").length);
 // Pairs of operations whose drawings (bar, label, place number) meet: 0 on a readable page.
-var boxes=opEls.map(function(g){return g.getBBox();}),meet=0;
-for(var a=0;a<boxes.length;a++)for(var b=a+1;b<boxes.length;b++){var A=boxes[a],B=boxes[b];if(A.x<B.x+B.width&&B.x<A.x+A.width&&A.y<B.y+B.height&&B.y<A.y+A.height)meet++;}
+// A sweep in x: each box against the boxes that start before it ends.
+var boxes=opEls.map(function(g){return g.getBoundingClientRect();}).sort(function(A,B){return A.x-B.x;}),meet=0;
+for(var a=0;a<boxes.length;a++)for(var b=a+1;b<boxes.length&&boxes[b].x<boxes[a].x+boxes[a].width;b++){var A=boxes[a],B=boxes[b];if(A.y<B.y+B.height&&B.y<A.y+A.height)meet++;}
 document.body.setAttribute("data-history-overlaps",meet);
 document.body.setAttribute("data-steps-drawn",document.querySelectorAll("#mscsvg .step").length);
 document.body.setAttribute("data-rendered","true");
