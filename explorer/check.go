@@ -25,12 +25,18 @@ type checker struct {
 	done    chan struct{}
 	elapsed atomic.Int64 // nanoseconds spent checking
 	bad     atomic.Int64 // canonical histories found not linearizable so far
+	// broken is the first history the specification could not judge: it panicked (a
+	// bug in the user's specification, which ends the run with an error).
+	broken atomic.Pointer[canonEntry]
 }
 
 // CanonicalHistory is one canonical history a run found, and whether it is linearizable.
 type CanonicalHistory struct {
 	History      histories.Canonical
 	Linearizable bool
+	// Err is why the history has no verdict (the specification panicked: a
+	// *wgl.SpecPanicError); Linearizable is then false. Such a run ends with an error.
+	Err error
 }
 
 // canonEntry is one canonical history: the engine fills in everything but ok, which the
@@ -39,6 +45,7 @@ type canonEntry struct {
 	c      histories.Canonical
 	ops    []histories.Operation[any, any]
 	ok     bool
+	err    error // why there is no verdict: the specification panicked
 	chrono int64 // chronological histories with this canonical form
 	first  found // the schedule that found it first
 }
@@ -66,11 +73,16 @@ func newChecker(x *executor) *checker {
 		defer close(c.done)
 		for e := range c.work {
 			start := time.Now()
-			e.ok = wgl.Check(spec, e.ops).Verdict == wgl.Linearizable
+			res := wgl.Check(spec, e.ops)
+			e.ok = res.Verdict == wgl.Linearizable
 			e.ops = nil
 			c.elapsed.Add(int64(time.Since(start)))
-			if !e.ok {
+			switch res.Verdict {
+			case wgl.NotLinearizable:
 				c.bad.Add(1)
+			case wgl.Unknown: // without a deadline, only a specification that panics
+				e.err = res.Err
+				c.broken.CompareAndSwap(nil, e)
 			}
 		}
 	}()
@@ -118,8 +130,8 @@ func (c *checker) finish(st *Stats) ([]CanonicalHistory, *canonEntry) {
 	out := make([]CanonicalHistory, len(c.entries))
 	var first *canonEntry
 	for i, e := range c.entries {
-		out[i] = CanonicalHistory{History: e.c, Linearizable: e.ok}
-		if e.ok {
+		out[i] = CanonicalHistory{History: e.c, Linearizable: e.ok, Err: e.err}
+		if e.ok || e.err != nil {
 			continue
 		}
 		st.NonlinearizableCan++

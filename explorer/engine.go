@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -170,6 +171,13 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	exploreEnd := time.Since(e.start)
 	canonical, bad := e.checker.finish(&e.stats)
+	if b := e.checker.broken.Load(); b != nil {
+		complete = false // a history without a verdict: nothing is verified
+		if e.err == nil {
+			e.err = fmt.Errorf("schedule %d's history has no verdict: %w.\nThis is a bug in the specification, not in the system. The history:\n%s",
+				b.first.schedule, b.err, strings.TrimRight(histories.Timeline(&sys, b.first.events), "\n"))
+		}
+	}
 	if e.visited != nil {
 		e.stats.Visited = e.visited.Stats()
 		if err := e.visited.Close(); err != nil && e.err == nil {
@@ -261,6 +269,9 @@ func (e *engine) search(ctx context.Context) bool {
 			if ctx.Err() != nil {
 				e.stats.Interrupted = true
 				return false
+			}
+			if e.checker.broken.Load() != nil {
+				return false // the specification panicked: no verdict can be trusted
 			}
 			if e.opts.Progress != nil && time.Since(lastProgress) >= e.progressEvery() {
 				lastProgress = time.Now()

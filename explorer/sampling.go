@@ -273,6 +273,9 @@ func (e *engine) sample(ctx context.Context, cfg *samplers.Config, seed int64) b
 			e.stats.Interrupted = true
 			return false
 		}
+		if e.checker.broken.Load() != nil {
+			return false // the specification panicked: no verdict can be trusted
+		}
 		if e.opts.Progress != nil && time.Since(lastProgress) >= e.progressEvery() {
 			lastProgress = time.Now()
 			e.progress()
@@ -374,7 +377,7 @@ func (s *session) finish(e *engine) *SamplingStats {
 	t := &s.stats
 	t.Runs = int64(len(s.runs))
 	for i, r := range s.runs {
-		if r.failed || r.entry != nil && !r.entry.ok {
+		if r.failed || r.entry != nil && !r.entry.ok && r.entry.err == nil {
 			t.Hits++
 			if t.FirstHitRun < 0 {
 				t.FirstHitRun, t.ToFirstHit = r.run, int64(i+1)

@@ -21,6 +21,7 @@ import (
 	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/visited"
+	"github.com/ravelmc/ravel/wgl"
 	"github.com/ravelmc/ravel/workloads"
 )
 
@@ -261,7 +262,11 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 	report.prog = f.prog
 	report.ReflectiveCopies, report.reflective = snapshot.Mode{Reflective: f.reflective}.ReflectiveCopies(sys.Actors), f.reflective
 	var errs []error
-	if runErr != nil {
+	var panicked *wgl.SpecPanicError
+	switch {
+	case errors.As(runErr, &panicked):
+		errs = append(errs, fmt.Errorf("check %s: %w", info.System, runErr))
+	case runErr != nil:
 		errs = append(errs, fmt.Errorf("check %s: %w (the figures cover the search until then)", info.System, runErr))
 	}
 	if f.histories != "" {
@@ -290,7 +295,7 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 		}
 	} else {
 		printCheck(stdout, sys, report, res, saved)
-		if res.Sampling != nil {
+		if res.Sampling != nil && report.HistoriesUnjudged == 0 {
 			fmt.Fprintln(stdout)
 			printSampling(stdout, res.Sampling)
 		}
@@ -326,7 +331,10 @@ func writeHistories(path string, sys *model.System, res *explorer.Result) error 
 	lines := make([]string, len(res.Canonical))
 	for i, c := range res.Canonical {
 		v := "linearizable"
-		if !c.Linearizable {
+		switch {
+		case c.Err != nil:
+			v = "unknown"
+		case !c.Linearizable:
 			v = "not-linearizable"
 		}
 		b, err := json.Marshal(line{CanonicalJSON: c.History.JSON(sys.Harness), Verdict: v})
@@ -385,6 +393,8 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintln(w, note)
 	}
 	switch {
+	case r.HistoriesUnjudged > 0:
+		fmt.Fprintln(w, "search: stopped — the specification panicked on a history (below), so nothing is verified")
 	case r.Complete:
 		fmt.Fprintln(w, "search: complete — every schedule the strategy selects was explored")
 	case r.Interrupted:
@@ -405,6 +415,9 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	hints := []string{cmp.Or(crowdHint(r), repeatHint(r)), copyHint(r)}
 	if hints[0] == "" {
 		hints[0] = cmp.Or(completeSearchHint(r), cutReductionHint(r))
+	}
+	if r.HistoriesUnjudged > 0 {
+		hints = nil // the specification is to mend first
 	}
 	for _, hint := range hints {
 		if hint != "" {
@@ -465,6 +478,8 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	v := res.First
 	if v == nil {
 		switch {
+		case r.HistoriesUnjudged > 0:
+			fmt.Fprintln(w, "\nno verdict: the specification panicked (below)")
 		case r.Complete && note != "":
 			fmt.Fprintln(w, "\nno violation found in the histories this reduction keeps (see the note above)")
 		case r.Complete:

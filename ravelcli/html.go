@@ -23,6 +23,9 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 	}
 	title := "ravel check " + r.System
 	verdict := "no violation found"
+	if r.HistoriesUnjudged > 0 {
+		verdict = "no verdict: the specification panicked"
+	}
 	var steps []explorer.Delivery
 	if v := res.First; v != nil {
 		steps = v.Steps

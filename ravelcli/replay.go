@@ -78,6 +78,9 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 		return exitViolation, nil
 	}
 	res := wgl.Check(sys.Harness.Spec().Spec, histories.Operations(sys.Harness, ex.Events))
+	if res.Err != nil {
+		return 0, fmt.Errorf("replay: %s: the replayed history has no verdict: %w", path, res.Err)
+	}
 	if res.Verdict == wgl.NotLinearizable {
 		fmt.Fprintln(stdout, "VIOLATION: the history is not linearizable")
 		return exitViolation, nil

@@ -21,16 +21,19 @@ const violationFormat = report.Format
 // checkReport is check's JSON output: one object.
 type checkReport struct {
 	runInfo
-	Complete                 bool           `json:"complete"`
-	Interrupted              bool           `json:"interrupted"`
-	Schedules                int64          `json:"schedules"`
-	Steps                    int64          `json:"steps"`
-	MaxDepthReached          int            `json:"max_depth_reached"`
-	CutSchedules             int64          `json:"cut_schedules"`
-	SleepBlocked             int64          `json:"sleep_blocked"`
-	HistoriesIncomplete      int64          `json:"histories_incomplete"`
-	HistoriesUnique          int64          `json:"histories_unique"`
-	HistoriesCanonical       int64          `json:"histories_canonical"`
+	Complete            bool  `json:"complete"`
+	Interrupted         bool  `json:"interrupted"`
+	Schedules           int64 `json:"schedules"`
+	Steps               int64 `json:"steps"`
+	MaxDepthReached     int   `json:"max_depth_reached"`
+	CutSchedules        int64 `json:"cut_schedules"`
+	SleepBlocked        int64 `json:"sleep_blocked"`
+	HistoriesIncomplete int64 `json:"histories_incomplete"`
+	HistoriesUnique     int64 `json:"histories_unique"`
+	HistoriesCanonical  int64 `json:"histories_canonical"`
+	// HistoriesUnjudged counts the canonical histories the specification panicked on:
+	// a bug in the specification, which ends the run with an error.
+	HistoriesUnjudged        int64          `json:"histories_without_verdict,omitempty"`
 	Nonlinearizable          int64          `json:"nonlinearizable"`
 	NonlinearizableCanonical int64          `json:"nonlinearizable_canonical"`
 	Panics                   int64          `json:"panics"`
@@ -92,6 +95,11 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		ExploreSeconds:           st.Explore.Seconds(),
 		CheckSeconds:             st.Check.Seconds(),
 		TotalSeconds:             st.Total.Seconds(),
+	}
+	for _, c := range res.Canonical {
+		if c.Err != nil {
+			r.HistoriesUnjudged++
+		}
 	}
 	if st.Explore > 0 {
 		r.SchedulesPerSecond = float64(st.Schedules) / st.Explore.Seconds()

@@ -220,7 +220,11 @@ func judge(sys *model.System, ex *explorer.Execution) string {
 	if ex.Failure != "" {
 		return ex.Failure
 	}
-	if wgl.Check(sys.Harness.Spec().Spec, histories.Operations(sys.Harness, ex.Events)).Verdict == wgl.NotLinearizable {
+	res := wgl.Check(sys.Harness.Spec().Spec, histories.Operations(sys.Harness, ex.Events))
+	switch {
+	case res.Err != nil:
+		return fmt.Sprintf("the history has no verdict: %v", res.Err)
+	case res.Verdict == wgl.NotLinearizable:
 		return "the history is not linearizable"
 	}
 	return ""

@@ -31,9 +31,10 @@ func Check[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operati
 // from spec.Init(), gives every completed operation its recorded Output.
 //
 // The verdict is Unknown, with Result.Err set, when ctx is done before the check ends,
-// when spec is invalid (specs.Spec.Validate), or when a completed operation returns
-// before it is called. The order of ops does not matter except to break ties, which
-// keeps the result (witness included) deterministic. ops is not modified; spec.Apply
+// when spec is invalid (specs.Spec.Validate), when a completed operation returns before
+// it is called, or when spec's Init, Apply or Partition panics (a *SpecPanicError: the
+// panic does not reach the caller). The order of ops does not matter except to break
+// ties, which keeps the result (witness included) deterministic. ops is not modified; spec.Apply
 // may be called from several goroutines at once, which its purity allows.
 func CheckContext[S, I, O comparable](
 	ctx context.Context, spec specs.Spec[S, I, O], ops []histories.Operation[I, O],
@@ -48,7 +49,14 @@ func CheckContext[S, I, O comparable](
 // memPollSteps search steps, so the process may pass it by a little.
 func CheckLimited[S, I, O comparable](
 	ctx context.Context, spec specs.Spec[S, I, O], ops []histories.Operation[I, O], memLimit int64,
-) Result {
+) (res Result) {
+	// Only the specification's functions can panic here; a worker goroutine of the race
+	// catches its own (race.work).
+	defer func() {
+		if v := recover(); v != nil {
+			res = Result{Err: specPanic(spec.Name, v), Stuck: -1}
+		}
+	}()
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -192,6 +200,8 @@ type race[S, I, O comparable] struct {
 	left    int     // partitions whose search has not ended
 	running int     // goroutines running a turn
 	stopped bool    // stop said to stop
+	// panicked is the specification's panic in a worker, which ends the race.
+	panicked atomic.Pointer[SpecPanicError]
 	// best is the smallest (round, partition) of a failure so far, as round<<32 |
 	// partition; noFailure when none.
 	best atomic.Int64
@@ -270,6 +280,18 @@ func (r *race[S, I, O]) turn() (int, int64, bool) {
 
 // work runs turns until none is left.
 func (r *race[S, I, O]) work() {
+	defer func() {
+		// A panic can only come from the specification, during a turn (running counts
+		// it) and outside the lock.
+		if v := recover(); v != nil {
+			r.panicked.CompareAndSwap(nil, specPanic(r.spec.Name, v))
+			r.mu.Lock()
+			r.running--
+			r.stopped = true
+			r.wake.Broadcast()
+			r.mu.Unlock()
+		}
+	}()
 	var spare *splitSearch[S, I, O] // one that has ended, for the next to reuse
 	for {
 		i, budget, ok := r.turn()
@@ -283,7 +305,7 @@ func (r *race[S, I, O]) work() {
 		}
 		key := roundKey(r.rounds[i]+1, i)
 		ended := s.run(budget, func() bool {
-			return key >= r.best.Load() || (r.stop != nil && r.stop())
+			return key >= r.best.Load() || r.panicked.Load() != nil || (r.stop != nil && r.stop())
 		})
 		r.mu.Lock()
 		r.running--
@@ -356,6 +378,9 @@ func (h *keyHeap) pop() int64 {
 // partition is, else unknown if some partition did not finish, else linearizable with
 // the partitions' witnesses merged into one.
 func (r *race[S, I, O]) result(cause func() error) Result {
+	if p := r.panicked.Load(); p != nil {
+		return Result{Err: p, Stuck: -1}
+	}
 	failed := -1
 	if b := r.best.Load(); b != noFailure {
 		failed = int(b & (1<<32 - 1))

@@ -66,7 +66,7 @@ type Result struct {
 	Prefix []int
 	Stuck  int
 
-	// Err says why the Verdict is Unknown: the context's error, or what is wrong with the
-	// specification or the history. Nil when the Verdict is not Unknown.
+	// Err says why the Verdict is Unknown: the context's error, ErrMemLimit, what is
+	// wrong with the specification or the history, or a *SpecPanicError. Nil when the Verdict is not Unknown.
 	Err error
 }
