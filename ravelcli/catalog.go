@@ -23,8 +23,8 @@ type System = systems.Entry
 // line, or recorded in a counterexample file, with the System's defaults filled in.
 type Config = systems.Config
 
-// An Option adds to the catalog Main and Run serve: systems now, other registries (for
-// example dependence predicates) as they come.
+// An Option adds to the catalog Main and Run serve: systems, dependence relations,
+// specifications for lincheck.
 type Option func(*catalog)
 
 // Systems adds systems to the catalog, in order; `list` shows them in the order added.
@@ -40,6 +40,7 @@ func Builtins() Option { return Systems(systems.All()...) }
 type catalog struct {
 	systems     []System
 	dependences []dependenceEntry // dependence.go
+	specs       []lincheckSpec    // the user's, for lincheck (specs.go)
 	// prog is the command's name, for the commands check tells a user to run next:
 	// "ravel", or a user's own command built on Main.
 	prog string
@@ -81,6 +82,9 @@ func newCatalog(opts []Option) (*catalog, error) {
 			return nil, fmt.Errorf("system %q has no Build function", s.Name)
 		}
 		seen[s.Name] = true
+	}
+	if err := c.checkSpecs(); err != nil {
+		return nil, err
 	}
 	if err := c.registerDependences(); err != nil {
 		return nil, err

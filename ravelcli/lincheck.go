@@ -1,6 +1,7 @@
 package ravelcli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -43,28 +44,57 @@ type lincheckFlags struct {
 type lincheckSpec struct {
 	name    string
 	formats []string
+	bad     error // what is wrong with a user's specification (Spec), for the catalog
+	// check reads files in format and checks them.
+	check func(ctx context.Context, format string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error)
 }
 
-// lincheckSpecs are the specifications lincheck knows.
-var lincheckSpecs = []lincheckSpec{
-	{"cas-register", []string{"jepsen", "ravel"}},
-	{"kv", []string{"porcupine-kv", "ravel"}},
-	{"register", []string{"ravel"}},
+// builtinSpecs are the specifications every lincheck knows; a catalog adds the user's
+// (Spec) after them.
+var builtinSpecs = []lincheckSpec{
+	{"cas-register", []string{"jepsen", "ravel"}, nil, func(ctx context.Context, format string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error) {
+		read := formats.ReadJepsen
+		if format == "ravel" {
+			read = ravelReader(formats.CASCodec())
+		}
+		return lincheck(ctx, specs.CASRegister(), formats.CASCodec(), read, files, f, stdout, stderr)
+	}},
+	{"kv", []string{"porcupine-kv", "ravel"}, nil, func(ctx context.Context, format string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error) {
+		read := formats.ReadPorcupineKV
+		if format == "ravel" {
+			read = ravelReader(formats.KVCodec())
+		}
+		return lincheck(ctx, specs.KV(), formats.KVCodec(), read, files, f, stdout, stderr)
+	}},
+	{"register", []string{"ravel"}, nil, ravelSpec(specs.Register(), formats.RegisterCodec())},
 }
 
-func lincheckSpecNames() string {
+// ravelSpec checks files in Ravel's format against spec, read with codec.
+func ravelSpec[S, I, O comparable](spec specs.Spec[S, I, O], codec formats.Codec[I, O]) func(context.Context, string, []string, lincheckFlags, io.Writer, io.Writer) (int, error) {
+	return func(ctx context.Context, _ string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error) {
+		return lincheck(ctx, spec, codec, ravelReader(codec), files, f, stdout, stderr)
+	}
+}
+
+// lincheckSpecs are the specifications this command's lincheck knows.
+func (c *catalog) lincheckSpecs() []lincheckSpec {
+	return append(slices.Clip(builtinSpecs), c.specs...)
+}
+
+// lincheckSpecNames lists their names, for a usage line.
+func (c *catalog) lincheckSpecNames() string {
 	var names []string
-	for _, s := range lincheckSpecs {
+	for _, s := range c.lincheckSpecs() {
 		names = append(names, s.name)
 	}
 	return strings.Join(names, ", ")
 }
 
-func newLincheckFlagSet(f *lincheckFlags) *flag.FlagSet {
+func newLincheckFlagSet(f *lincheckFlags, specNames string) *flag.FlagSet {
 	fs := flag.NewFlagSet("lincheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.spec, "spec", "", "the specification: cas-register, kv or register (default: the one --format holds)")
-	fs.StringVar(&f.format, "format", "", "the files' format: jepsen, porcupine-kv or ravel (default: jepsen for cas-register, porcupine-kv for kv, ravel for register)")
+	fs.StringVar(&f.spec, "spec", "", "the specification: "+specNames+" (default: the one --format holds)")
+	fs.StringVar(&f.format, "format", "", "the files' format: jepsen, porcupine-kv or ravel (default: jepsen for cas-register, porcupine-kv for kv, ravel for the others)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up on a file after this long and call it unknown; 0 means no limit")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {file, verdict, seconds} instead of text")
 	fs.StringVar(&f.out, "out", "", "write every violation found, with its longest linearizable prefix, to `FILE` as JSON")
@@ -86,20 +116,44 @@ that cannot follow it. Exit status, the worst outcome: 1 some file not lineariza
 3 some verdict unknown, 0 every file linearizable.
 
 Specifications and their formats (the first is the default):
-  cas-register   jepsen (Jepsen logs, e.g. etcd), ravel
-  kv             porcupine-kv (EDN maps), ravel
-  register       ravel
-The ravel format is one JSON object per line; see docs/lincheck.md.
+`
+
+// lincheckUsageTail follows the table of specifications.
+const lincheckUsageTail = `The ravel format is one JSON object per line; see docs/lincheck.md.
 
 Flags:
 `
 
+// formatNotes says what a format is, in the table of specifications.
+var formatNotes = map[string]string{"jepsen": "jepsen (Jepsen logs, e.g. etcd)", "porcupine-kv": "porcupine-kv (EDN maps)"}
+
+// lincheckHelp is lincheck's help text before the flags, with a row for each of the
+// command's specifications.
+func (c *catalog) lincheckHelp() string {
+	var b strings.Builder
+	b.WriteString(lincheckUsage)
+	all := c.lincheckSpecs()
+	width := 0
+	for _, s := range all {
+		width = max(width, len(s.name))
+	}
+	for _, s := range all {
+		var fs []string
+		for _, f := range s.formats {
+			fs = append(fs, cmp.Or(formatNotes[f], f))
+		}
+		fmt.Fprintf(&b, "  %-*s   %s\n", width, s.name, strings.Join(fs, ", "))
+	}
+	b.WriteString(lincheckUsageTail)
+	return b.String()
+}
+
 func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, error) {
 	f := lincheckFlags{prog: c.name()}
-	fs := newLincheckFlagSet(&f)
+	fs := newLincheckFlagSet(&f, c.lincheckSpecNames())
 	files, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.printHelp(stdout, lincheckUsage, fs)
+		c.printHelp(stdout, c.lincheckHelp(), fs)
 		return exitOK, nil
 	}
 	if err != nil {
@@ -112,14 +166,15 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 		case "porcupine-kv":
 			f.spec = "kv"
 		default:
-			return 0, usagef("lincheck needs --spec (valid: %s)", lincheckSpecNames())
+			return 0, usagef("lincheck needs --spec (valid: %s)", c.lincheckSpecNames())
 		}
 	}
-	i := slices.IndexFunc(lincheckSpecs, func(s lincheckSpec) bool { return s.name == f.spec })
+	all := c.lincheckSpecs()
+	i := slices.IndexFunc(all, func(s lincheckSpec) bool { return s.name == f.spec })
 	if i < 0 {
-		return 0, usagef("lincheck: unknown spec %q (valid: %s)", f.spec, lincheckSpecNames())
+		return 0, usagef("lincheck: unknown spec %q (valid: %s)", f.spec, c.lincheckSpecNames())
 	}
-	valid := lincheckSpecs[i].formats
+	valid := all[i].formats
 	if f.format == "" {
 		f.format = valid[0]
 	}
@@ -151,22 +206,7 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	switch f.spec {
-	case "cas-register":
-		read := formats.ReadJepsen
-		if f.format == "ravel" {
-			read = ravelReader(formats.CASCodec())
-		}
-		return lincheck(ctx, specs.CASRegister(), formats.CASCodec(), read, files, f, stdout, stderr)
-	case "kv":
-		read := formats.ReadPorcupineKV
-		if f.format == "ravel" {
-			read = ravelReader(formats.KVCodec())
-		}
-		return lincheck(ctx, specs.KV(), formats.KVCodec(), read, files, f, stdout, stderr)
-	default:
-		return lincheck(ctx, specs.Register(), formats.RegisterCodec(), ravelReader(formats.RegisterCodec()), files, f, stdout, stderr)
-	}
+	return all[i].check(ctx, f.format, files, f, stdout, stderr)
 }
 
 // ravelReader reads Ravel's format with codec.
@@ -222,6 +262,16 @@ func lincheck[S, I, O comparable](
 		res := wgl.CheckLimited(fctx, spec, ops, f.memMax)
 		elapsed := time.Since(start)
 		cancel()
+		if panicked := (*wgl.SpecPanicError)(nil); errors.As(res.Err, &panicked) {
+			// A bug in the specification, not a verdict on the file: an error, like a
+			// file that cannot be read.
+			n.errors++
+			results[i] = lincheckResult{File: name, Verdict: "error", Seconds: elapsed.Seconds(), Error: res.Err.Error()}
+			if !f.json {
+				fmt.Fprintf(stdout, "%s  error: %v\n", name, res.Err)
+			}
+			continue
+		}
 		results[i] = lincheckResult{File: name, Verdict: res.Verdict.String(), Seconds: elapsed.Seconds()}
 		switch res.Verdict {
 		case wgl.NotLinearizable:

@@ -43,6 +43,11 @@ func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
 	for _, f := range faultList {
 		fmt.Fprintf(w, "%s\t\t\t%s\n", f[0], f[1])
 	}
+	fmt.Fprintln(w, "\t\t\t")
+	fmt.Fprintln(w, "SPECIFICATION\t\t\tFORMATS (lincheck --spec, --format; the first is the default)")
+	for _, sp := range c.lincheckSpecs() {
+		fmt.Fprintf(w, "%s\t\t\t%s\n", sp.name, strings.Join(sp.formats, ", "))
+	}
 	if err := w.Flush(); err != nil {
 		return 0, err
 	}

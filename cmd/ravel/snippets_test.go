@@ -10,7 +10,7 @@ import (
 
 // snippetDocs are the documents whose Go snippets must be compiled code: the README and
 // the user's journey (issue 15: "every snippet compiled as an Example or test").
-var snippetDocs = []string{"README.md", "docs/user-guide.md", "docs/dependence.md"}
+var snippetDocs = []string{"README.md", "docs/user-guide.md", "docs/dependence.md", "docs/lincheck.md"}
 
 // TestGoSnippetsCompiled: every ```go block of snippetDocs is, line for line (indentation
 // aside, in order), part of a Go file of the repository that go test compiles — a
