@@ -81,3 +81,37 @@ func TestCheckSpecificationPanics(t *testing.T) {
 			err, r.Unjudged, r.Complete, r.Sampling.Hits, r.Sampling.Runs)
 	}
 }
+
+// The user's other code that Ravel calls outside a step: a Build that panics is exit 2
+// naming the system and where it panicked; a DescribeInput that panics leaves its mark
+// in the text and the search goes on to its verdict.
+func TestUserCodePanics(t *testing.T) {
+	build := System{Name: "panicky-build", Harnesses: []string{"h"}, Agents: 1, Build: func(Config) (model.System, error) {
+		var agents map[string]int
+		agents["n0"] = 1 // assignment to entry in nil map
+		return model.System{}, nil
+	}}
+	describe := System{Name: "panicky-describe", Harnesses: []string{"2r1w"}, Agents: 3, Build: func(c Config) (model.System, error) {
+		sys, err := register.NewBuggy(c.Agents, c.Harness)
+		spec := specs.Register()
+		spec.DescribeInput = func(specs.RegisterInput) string { panic("no words") }
+		sys.Harness = model.Clients(spec, model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read()))
+		return sys, err
+	}}
+	for _, tc := range []struct {
+		system         string
+		code           int
+		stdout, stderr string
+	}{
+		{"panicky-build", exitUsage, "", `system "panicky-build": Build panicked: assignment to entry in nil map (at specpanic_test.go:`},
+		{"panicky-describe", exitViolation, "Write(1)(PANIC=DescribeInput: no words)", ""},
+	} {
+		t.Run(tc.system, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Run([]string{"check", tc.system}, &stdout, &stderr, Systems(build, describe))
+			if code != tc.code || !strings.Contains(stdout.String(), tc.stdout) || !strings.Contains(stderr.String(), tc.stderr) {
+				t.Errorf("exit %d, want %d with %q on stdout and %q on stderr; stdout:\n%s\nstderr:\n%s", code, tc.code, tc.stdout, tc.stderr, stdout.String(), stderr.String())
+			}
+		})
+	}
+}

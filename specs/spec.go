@@ -57,21 +57,34 @@ func (s Spec[S, I, O]) Validate() error {
 	return nil
 }
 
-// Input renders in with DescribeInput, or %v when that is nil.
-func (s Spec[S, I, O]) Input(in I) string {
-	if s.DescribeInput != nil {
-		return s.DescribeInput(in)
+// Input renders in with DescribeInput, or %v when that is nil. A DescribeInput that
+// panics is a bug in it: the input is rendered with %v and the panic, as fmt renders a
+// String method that panics, and the panic goes no further.
+func (s Spec[S, I, O]) Input(in I) (text string) {
+	if s.DescribeInput == nil {
+		return fmt.Sprintf("%v", in)
 	}
-	return fmt.Sprintf("%v", in)
+	defer func() {
+		if v := recover(); v != nil {
+			text = fmt.Sprintf("%v(PANIC=DescribeInput: %v)", in, v)
+		}
+	}()
+	return s.DescribeInput(in)
 }
 
 // Output renders the output out of an operation with input in, with DescribeOutput, or
 // %v when that is nil.
-func (s Spec[S, I, O]) Output(in I, out O) string {
-	if s.DescribeOutput != nil {
-		return s.DescribeOutput(in, out)
+// A DescribeOutput that panics is rendered as Input renders a DescribeInput that does.
+func (s Spec[S, I, O]) Output(in I, out O) (text string) {
+	if s.DescribeOutput == nil {
+		return fmt.Sprintf("%v", out)
 	}
-	return fmt.Sprintf("%v", out)
+	defer func() {
+		if v := recover(); v != nil {
+			text = fmt.Sprintf("%v(PANIC=DescribeOutput: %v)", out, v)
+		}
+	}()
+	return s.DescribeOutput(in, out)
 }
 
 // Erase returns the same specification over interface values, for code that handles

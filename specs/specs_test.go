@@ -100,3 +100,25 @@ func TestErase(t *testing.T) {
 		t.Errorf("a spec without Init validated")
 	}
 }
+
+// A DescribeInput or DescribeOutput that panics is a bug of the user's: it is rendered
+// as fmt renders a String method that panics, through Erase too, and goes no further.
+func TestDescribePanicIsRendered(t *testing.T) {
+	spec := Register()
+	spec.DescribeInput = func(in RegisterInput) string { panic("no words") }
+	spec.DescribeOutput = func(in RegisterInput, out RegisterOutput) string {
+		var names []string
+		return names[out.Value]
+	}
+	erased := Erase(spec)
+	for _, tc := range []struct{ got, want string }{
+		{spec.Input(Write(1)), "Write(1)(PANIC=DescribeInput: no words)"},
+		{erased.Input(Write(1)), "Write(1)(PANIC=DescribeInput: no words)"},
+		{spec.Output(Read(), ReadOK(2)), "{2}(PANIC=DescribeOutput: runtime error: index out of range [2] with length 0)"},
+		{erased.Output(Read(), ReadOK(2)), "{2}(PANIC=DescribeOutput: runtime error: index out of range [2] with length 0)"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ravelmc/ravel/internal/panicsite"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/systems/abd"
 	"github.com/ravelmc/ravel/systems/adr"
@@ -42,8 +43,14 @@ type Config struct {
 }
 
 // New builds e with cfg, filling in e's defaults for an empty harness, zero agents and
-// negative retries.
-func (e Entry) New(cfg Config) (model.System, error) {
+// negative retries. A Build that panics is a bug in it: New returns the panic as an
+// error, saying where, instead of passing it on.
+func (e Entry) New(cfg Config) (sys model.System, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			sys, err = model.System{}, fmt.Errorf("system %q: Build panicked: %v (at %s)", e.Name, v, panicsite.Where())
+		}
+	}()
 	if cfg.Harness == "" {
 		cfg.Harness = e.Harnesses[0]
 	}

@@ -2,10 +2,9 @@ package wgl
 
 import (
 	"fmt"
-	"path/filepath"
-	"runtime"
 	"runtime/debug"
-	"strings"
+
+	"github.com/ravelmc/ravel/internal/panicsite"
 )
 
 // SpecPanicError is Result.Err when the specification's Init, Apply or Partition
@@ -35,26 +34,5 @@ func (e *SpecPanicError) Error() string {
 // the deferred function that recovered, while the panicking frames are still on the
 // stack, so that it can say where the specification panicked.
 func specPanic(name string, v any) *SpecPanicError {
-	return &SpecPanicError{Spec: name, Value: v, At: panicSite(), Stack: string(debug.Stack())}
-}
-
-// panicSite is the first frame below runtime.gopanic outside the runtime: the function
-// that panicked, or called panic.
-func panicSite() string {
-	pcs := make([]uintptr, 64)
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
-	seen := false
-	for {
-		f, more := frames.Next()
-		if seen && !strings.HasPrefix(f.Function, "runtime.") {
-			fn := f.Function[strings.LastIndexByte(f.Function, '/')+1:]
-			return fmt.Sprintf("%s:%d in %s", filepath.Base(f.File), f.Line, fn)
-		}
-		if f.Function == "runtime.gopanic" {
-			seen = true
-		}
-		if !more {
-			return ""
-		}
-	}
+	return &SpecPanicError{Spec: name, Value: v, At: panicsite.Where(), Stack: string(debug.Stack())}
 }

@@ -1,0 +1,33 @@
+// Package panicsite says where a recovered panic happened, for the messages that report
+// a panic in a user's code (a specification, a system's Build) as the user's bug.
+package panicsite
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Where is the first frame below runtime.gopanic outside the runtime — the function that
+// panicked, or called panic — as "file.go:LINE in pkg.Func", or "" when there is none. It
+// must be called from the deferred function that recovers (directly or not), while the
+// panicking frames are still on the stack.
+func Where() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	seen := false
+	for {
+		f, more := frames.Next()
+		if seen && !strings.HasPrefix(f.Function, "runtime.") {
+			fn := f.Function[strings.LastIndexByte(f.Function, '/')+1:]
+			return fmt.Sprintf("%s:%d in %s", filepath.Base(f.File), f.Line, fn)
+		}
+		if f.Function == "runtime.gopanic" {
+			seen = true
+		}
+		if !more {
+			return ""
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package panicsite
+
+import (
+	"strings"
+	"testing"
+)
+
+func explode(kind string) {
+	switch kind {
+	case "call":
+		panic("boom") // explode's line
+	case "runtime":
+		var m map[string]int
+		m["x"] = 1 // explode's line
+	}
+}
+
+// Where names the function that panicked and its line, whether it called panic or the
+// runtime panicked for it; outside a panic it is empty.
+func TestWhere(t *testing.T) {
+	for _, kind := range []string{"call", "runtime"} {
+		t.Run(kind, func(t *testing.T) {
+			var got string
+			func() {
+				defer func() {
+					if recover() != nil {
+						got = Where()
+					}
+				}()
+				explode(kind)
+			}()
+			if !strings.HasPrefix(got, "panicsite_test.go:") || !strings.HasSuffix(got, " in panicsite.explode") {
+				t.Errorf("Where() = %q, want panicsite_test.go:LINE in panicsite.explode", got)
+			}
+		})
+	}
+	if got := Where(); got != "" {
+		t.Errorf("Where() outside a panic = %q, want \"\"", got)
+	}
+}
