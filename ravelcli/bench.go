@@ -100,7 +100,7 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 			return 0, err
 		}
 	}
-	ctx, stop := interruptContext()
+	ctx, stop := interruptContext(stderr, c.name())
 	defer stop()
 	var all []checkReport
 	for _, e := range entries {

@@ -220,8 +220,11 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		return 0, err
 	}
 	if !f.quiet {
+		tick, stopWatch := watchStalls(stderr, f.prog)
+		defer stopWatch()
 		opts.ProgressEvery = 5 * time.Second
 		opts.Progress = func(s explorer.Stats) {
+			tick()
 			anon := int64(-1)
 			if u, ok := procmem.Read(); ok {
 				anon = u.Anon
@@ -236,7 +239,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 			}
 		}
 	}
-	ctx, stop := interruptContext()
+	ctx, stop := interruptContext(stderr, c.name())
 	defer stop()
 	if f.workloads != "" {
 		return checkWorkloads(ctx, stdout, stderr, sys, opts, info, f)

@@ -111,7 +111,7 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 	if !f.quiet {
 		cfg.Progress = func(msg string) { fmt.Fprintf(stderr, "deps: %s\n", msg) }
 	}
-	ctx, stop := interruptContext()
+	ctx, stop := interruptContext(stderr, c.name())
 	defer stop()
 	var tables []*depbench.Table
 	for _, e := range entries {

@@ -204,7 +204,7 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 			return 0, err
 		}
 	}
-	ctx, stop := interruptContext()
+	ctx, stop := interruptContext(stderr, c.name())
 	defer stop()
 	return all[i].check(ctx, f.format, files, f, stdout, stderr)
 }

@@ -1,12 +1,9 @@
 package ravelcli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 )
 
 // prepareOutput checks, before any work starts, that path can be written, so that a
@@ -48,12 +45,6 @@ func lateFailure(stderr io.Writer, prog string, code int, err error) int {
 		return exitViolation
 	}
 	return exitUsage
-}
-
-// interruptContext is cancelled by SIGINT or SIGTERM: both end a run early with the
-// figures so far and exit status 130 (a second signal, after stop, kills as usual).
-func interruptContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // openInput opens a named input file, or standard input for "-".

@@ -44,6 +44,12 @@ func ravelBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv("RAVELCLI_TEST_HELPER") == "spinning" {
+		// The test binary run again as a command whose one system's handler never
+		// returns (TestSecondInterruptQuits).
+		stallAfter, interruptGrace = 100*time.Millisecond, 300*time.Millisecond
+		os.Exit(Run([]string{"check", "spinning"}, os.Stdout, os.Stderr, Systems(spinningSystem)))
+	}
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
@@ -174,5 +180,53 @@ func TestStandardInput(t *testing.T) {
 	out, err = cmd.Output()
 	if !errors.As(err, &ee) || ee.ExitCode() != exitViolation || !strings.Contains(string(out), "same history") {
 		t.Errorf("replay -: %v\n%s", err, out)
+	}
+}
+
+// TestSecondInterruptQuits: interrupted while a handler never returns, the command says
+// where the handler is, and a second interrupt ends the process at once (by the signal)
+// instead of being caught again.
+func TestSecondInterruptQuits(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "RAVELCLI_TEST_HELPER=spinning")
+	var stderr lockedBuffer
+	cmd.Stdout, cmd.Stderr = new(bytes.Buffer), &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	waitFor := func(what string) {
+		t.Helper()
+		for !strings.Contains(stderr.String(), what) {
+			select {
+			case err := <-done:
+				t.Fatalf("the command ended (%v) before it said %q; stderr:\n%s", err, what, stderr.String())
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	waitFor("a handler has not returned")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("interrupted, but the search has not stopped after 300ms: a handler has not returned; it is at\n  ravelcli.spinner.Receive (stall_test.go:")
+	waitFor("interrupt again to quit at once")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute): // not a limit on speed: the second interrupt was caught
+		cmd.Process.Kill()
+		t.Fatalf("the command still runs a minute after the second interrupt; stderr:\n%s", stderr.String())
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("the command ended with %v, want killed by SIGINT", err)
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Errorf("the command ended with %v, want killed by SIGINT; stderr:\n%s", err, stderr.String())
 	}
 }
