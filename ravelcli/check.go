@@ -15,6 +15,7 @@ import (
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/internal/panicsite"
 	"github.com/ravelmc/ravel/internal/procmem"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
@@ -497,7 +498,11 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	case "nonlinearizable":
 		fmt.Fprintf(w, "VIOLATION: schedule %d gives a history that is not linearizable\n", v.Schedule)
 	case "panic":
-		fmt.Fprintf(w, "VIOLATION: a handler panicked in schedule %d: %s\n", v.Schedule, v.Message)
+		at := ""
+		if where := panicsite.InStack(v.Stack); where != "" {
+			at = " (at " + where + ")"
+		}
+		fmt.Fprintf(w, "VIOLATION: a handler panicked in schedule %d: %s%s\n", v.Schedule, v.Message, at)
 	default:
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}

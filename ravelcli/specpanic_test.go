@@ -98,20 +98,33 @@ func TestUserCodePanics(t *testing.T) {
 		sys.Harness = model.Clients(spec, model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read()))
 		return sys, err
 	}}
+	handler := System{Name: "panicky-handler", Harnesses: []string{"read"}, Agents: 1, Build: func(Config) (model.System, error) {
+		return model.System{Name: "panicky-handler", Actors: []model.Actor{&emptyLog{}},
+			Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read()))}, nil
+	}}
 	for _, tc := range []struct {
 		system         string
 		code           int
 		stdout, stderr string
 	}{
+		{"panicky-handler", exitViolation, "VIOLATION: a handler panicked in schedule 1: runtime error: index out of range [-1] (at specpanic_test.go:", ""},
 		{"panicky-build", exitUsage, "", `system "panicky-build": Build panicked: assignment to entry in nil map (at specpanic_test.go:`},
 		{"panicky-describe", exitViolation, "Write(1)(PANIC=DescribeInput: no words)", ""},
 	} {
 		t.Run(tc.system, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := Run([]string{"check", tc.system}, &stdout, &stderr, Systems(build, describe))
+			code := Run([]string{"check", tc.system}, &stdout, &stderr, Systems(build, describe, handler))
 			if code != tc.code || !strings.Contains(stdout.String(), tc.stdout) || !strings.Contains(stderr.String(), tc.stderr) {
 				t.Errorf("exit %d, want %d with %q on stdout and %q on stderr; stdout:\n%s\nstderr:\n%s", code, tc.code, tc.stdout, tc.stderr, stdout.String(), stderr.String())
 			}
 		})
 	}
+}
+
+// emptyLog answers a read with the last entry of its log, which is empty.
+type emptyLog struct{ Entries []int }
+
+func (l *emptyLog) Receive(ctx *model.Ctx, env model.Envelope) {
+	r := env.Msg.(model.Request[specs.RegisterInput])
+	ctx.Respond(r.ID, specs.ReadOK(l.Entries[len(l.Entries)-1]))
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/internal/panicsite"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/snapshot"
@@ -142,7 +143,12 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 		saved = fmt.Sprintf("saved to %s: every later run replays it first; to draw it, run the replay subcommand, %q, of a command built on ravelcli that lists system %q (ravel itself for Ravel's own systems)",
 			path, "replay "+path+" --html report.html", sys.Name)
 	}
-	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored%s)\n%s\n%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules, report.MinimizedNote(res.First),
+	found := ""
+	if st := res.Sampling; st != nil {
+		// A sampler's run is repeated from its seed and run (SAMPLERS.md §2).
+		found = fmt.Sprintf(", %s seed %d run %d", st.Sampler, st.Seed, st.FirstHitRun)
+	}
+	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored%s%s)\n%s\n%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules, found, report.MinimizedNote(res.First),
 		report.Text(&sys, res.First.Steps, res.First.Events), saved)
 	return res
 }
@@ -233,6 +239,9 @@ func judge(sys *model.System, ex *explorer.Execution) string {
 func what(v *explorer.Violation) string {
 	if v.Kind == "nonlinearizable" {
 		return "the history is not linearizable"
+	}
+	if at := panicsite.InStack(v.Stack); at != "" {
+		return v.Kind + ": " + v.Message + " (at " + at + ")"
 	}
 	return v.Kind + ": " + v.Message
 }

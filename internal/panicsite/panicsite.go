@@ -31,3 +31,28 @@ func Where() string {
 		}
 	}
 }
+
+// InStack is Where for a stack already taken (runtime/debug.Stack in the deferred
+// function that recovered): the first frame below the call to panic outside the
+// runtime, as "file.go:LINE in pkg.Func", or "" when the stack holds no panic.
+func InStack(stack string) string {
+	lines := strings.Split(stack, "\n")
+	seen := false
+	for i := 1; i+1 < len(lines); i += 2 {
+		fn := lines[i]
+		if k := strings.LastIndexByte(fn, '('); k > 0 {
+			fn = fn[:k]
+		}
+		if seen && !strings.HasPrefix(fn, "runtime.") {
+			at := strings.TrimSpace(lines[i+1])
+			if k := strings.LastIndexByte(at, ' '); k > 0 {
+				at = at[:k] // the +0x offset
+			}
+			return fmt.Sprintf("%s in %s", filepath.Base(at), fn[strings.LastIndexByte(fn, '/')+1:])
+		}
+		if fn == "panic" {
+			seen = true
+		}
+	}
+	return ""
+}
