@@ -20,6 +20,8 @@ type Execution struct {
 	// Failure is set when a handler panicked or answered with an ill-typed value at the
 	// last step: "panic: …" or "bad-response: …".
 	Failure string
+	// Stack is the handler's stack at a panic.
+	Stack string
 }
 
 // Replay runs the schedule ids — event identities, as in a Violation's Steps — on sys
@@ -50,7 +52,7 @@ func replay(x *executor, ids []uint64, like map[uint64]uint64) (*Execution, erro
 	}
 	ex := &Execution{}
 	if fail != nil {
-		ex.Failure = fail.kind + ": " + fail.msg
+		ex.Failure, ex.Stack = fail.kind+": "+fail.msg, fail.stack
 		return ex, nil
 	}
 	var log []histories.Event
@@ -79,7 +81,7 @@ func replay(x *executor, ids []uint64, like map[uint64]uint64) (*Execution, erro
 		next, l, f := x.step(s, idx[k], d, log)
 		log = l
 		if f != nil {
-			ex.Failure = f.kind + ": " + f.msg
+			ex.Failure, ex.Stack = f.kind+": "+f.msg, f.stack
 			ex.Events = log[:next.events]
 			ex.Fingerprint = next.fingerprint()
 			return ex, nil

@@ -498,11 +498,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	case "nonlinearizable":
 		fmt.Fprintf(w, "VIOLATION: schedule %d gives a history that is not linearizable\n", v.Schedule)
 	case "panic":
-		at := ""
-		if where := panicsite.InStack(v.Stack); where != "" {
-			at = " (at " + where + ")"
-		}
-		fmt.Fprintf(w, "VIOLATION: a handler panicked in schedule %d: %s%s\n", v.Schedule, v.Message, at)
+		fmt.Fprintf(w, "VIOLATION: a handler panicked in schedule %d: %s%s\n", v.Schedule, v.Message, panicAt(v.Stack))
 	default:
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}
@@ -519,6 +515,15 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if out != "" {
 		fmt.Fprintf(w, "\nsaved to %s; re-run it with: %s replay %s\n", out, r.prog, out)
 	}
+}
+
+// panicAt is " (at file.go:LINE in pkg.Func)", where the panic whose stack is stack
+// happened, or "" when stack is not a panic's.
+func panicAt(stack string) string {
+	if where := panicsite.InStack(stack); where != "" {
+		return " (at " + where + ")"
+	}
+	return ""
 }
 
 func indent(s string) string {

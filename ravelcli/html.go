@@ -31,7 +31,7 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 		steps = v.Steps
 		verdict = fmt.Sprintf("VIOLATION (%s) in schedule %d", v.Kind, v.Schedule)
 		if v.Message != "" {
-			verdict += ": " + v.Message
+			verdict += ": " + v.Message + panicAt(v.Stack)
 		}
 	}
 	p, err := report.NewPage(sys, title, verdict, stats, steps)
@@ -67,7 +67,7 @@ func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.E
 	verdict := "the history is linearizable"
 	switch {
 	case ex.Failure != "":
-		verdict = "VIOLATION: " + ex.Failure
+		verdict = "VIOLATION: " + ex.Failure + panicAt(ex.Stack)
 	case report.Why(sys, ex.Events) != "":
 		verdict = "VIOLATION: the history is not linearizable"
 	}

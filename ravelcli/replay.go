@@ -74,7 +74,7 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 	}
 	fmt.Fprintln(stdout, "\nthe replay gives the same history as the saved violation")
 	if ex.Failure != "" {
-		fmt.Fprintf(stdout, "VIOLATION: %s\n", ex.Failure)
+		fmt.Fprintf(stdout, "VIOLATION: %s%s\n", ex.Failure, panicAt(ex.Stack))
 		return exitViolation, nil
 	}
 	res := wgl.Check(sys.Harness.Spec().Spec, histories.Operations(sys.Harness, ex.Events))

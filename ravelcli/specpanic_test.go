@@ -119,6 +119,22 @@ func TestUserCodePanics(t *testing.T) {
 			}
 		})
 	}
+	// The saved file's replay, and both pages, say where too.
+	dir := t.TempDir()
+	out, page, again := filepath.Join(dir, "v.json"), filepath.Join(dir, "check.html"), filepath.Join(dir, "replay.html")
+	cat := Systems(handler)
+	Run([]string{"check", "panicky-handler", "--out", out, "--html", page}, new(bytes.Buffer), new(bytes.Buffer), cat)
+	var stdout bytes.Buffer
+	Run([]string{"replay", out, "--html", again}, &stdout, new(bytes.Buffer), cat)
+	const at = "(at specpanic_test.go:"
+	if !strings.Contains(stdout.String(), "VIOLATION: panic: runtime error: index out of range [-1] "+at) {
+		t.Errorf("replay does not say where the handler panicked:\n%s", stdout.String())
+	}
+	for _, p := range []string{page, again} {
+		if b, err := os.ReadFile(p); err != nil || !strings.Contains(string(b), at) {
+			t.Errorf("%s: %v; the page does not say where the handler panicked", filepath.Base(p), err)
+		}
+	}
 }
 
 // emptyLog answers a read with the last entry of its log, which is empty.
