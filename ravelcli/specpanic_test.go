@@ -102,18 +102,32 @@ func TestUserCodePanics(t *testing.T) {
 		return model.System{Name: "panicky-handler", Actors: []model.Actor{&emptyLog{}},
 			Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read()))}, nil
 	}}
+	noHarness := System{Name: "no-harness", Harnesses: []string{"h"}, Agents: 1, Build: func(Config) (model.System, error) {
+		return model.System{Name: "no-harness", Actors: []model.Actor{&emptyLog{}}}, nil
+	}}
+	strayHandler := System{Name: "stray-send", Harnesses: []string{"read"}, Agents: 1, Build: func(Config) (model.System, error) {
+		return model.System{Name: "stray-send", Actors: []model.Actor{&straySender{}},
+			Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read()))}, nil
+	}}
+	nilClone := System{Name: "nil-clone", Harnesses: []string{"read"}, Agents: 1, Build: func(Config) (model.System, error) {
+		return model.System{Name: "nil-clone", Actors: []model.Actor{&unwrittenClone{}},
+			Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read()))}, nil
+	}}
 	for _, tc := range []struct {
 		system         string
 		code           int
 		stdout, stderr string
 	}{
+		{"no-harness", exitUsage, "", "check no-harness: model: the system has no harness"},
+		{"stray-send", exitViolation, "VIOLATION: a handler panicked in schedule 1: model: Send to unknown actor 9 (the system has 1) (at specpanic_test.go:", ""},
+		{"nil-clone", exitUsage, "", "check nil-clone: actor n0: snapshot: (*ravelcli.unwrittenClone).Clone returned nil"},
 		{"panicky-handler", exitViolation, "VIOLATION: a handler panicked in schedule 1: runtime error: index out of range [-1] (at specpanic_test.go:", ""},
 		{"panicky-build", exitUsage, "", `system "panicky-build": Build panicked: assignment to entry in nil map (at specpanic_test.go:`},
 		{"panicky-describe", exitViolation, "Write(1)(PANIC=DescribeInput: no words)", ""},
 	} {
 		t.Run(tc.system, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := Run([]string{"check", tc.system}, &stdout, &stderr, Systems(build, describe, handler))
+			code := Run([]string{"check", tc.system}, &stdout, &stderr, Systems(build, describe, handler, noHarness, strayHandler, nilClone))
 			if code != tc.code || !strings.Contains(stdout.String(), tc.stdout) || !strings.Contains(stderr.String(), tc.stderr) {
 				t.Errorf("exit %d, want %d with %q on stdout and %q on stderr; stdout:\n%s\nstderr:\n%s", code, tc.code, tc.stdout, tc.stderr, stdout.String(), stderr.String())
 			}
@@ -144,3 +158,13 @@ func (l *emptyLog) Receive(ctx *model.Ctx, env model.Envelope) {
 	r := env.Msg.(model.Request[specs.RegisterInput])
 	ctx.Respond(r.ID, specs.ReadOK(l.Entries[len(l.Entries)-1]))
 }
+
+// straySender sends to an actor the system does not have.
+type straySender struct{}
+
+func (straySender) Receive(ctx *model.Ctx, env model.Envelope) { ctx.Send(9, "hello") }
+
+// unwrittenClone's Clone is not written yet.
+type unwrittenClone struct{ emptyLog }
+
+func (*unwrittenClone) Clone() model.Actor { return nil }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mitchellh/copystructure"
 
+	"github.com/ravelmc/ravel/internal/panicsite"
 	"github.com/ravelmc/ravel/model"
 )
 
@@ -108,8 +109,11 @@ func copyFallback(v any, reflective bool) (out any, err error) {
 }
 
 // CheckCopyable returns a *CopyError naming the first part of v that Mode.Clone and
-// Mode.Copy would not copy faithfully, or nil. A Cloner is trusted (unless m.Reflective).
-// Otherwise v is checked for what copystructure gets wrong:
+// Mode.Copy would not copy faithfully, or nil. A Cloner is trusted (unless m.Reflective)
+// once one call of its Clone keeps the contract Mode.Clone checks (not nil, v's own type,
+// not v itself; a Clone that panics is reported too), so that a Clone never written
+// right is told before a search and not as a failure of its first step. Otherwise v is
+// checked for what copystructure gets wrong:
 //
 //   - unexported fields (of non-zero size), which it leaves zero;
 //   - funcs and channels, which it shares, and unsafe.Pointers, which it panics on;
@@ -129,10 +133,21 @@ func (m Mode) CheckCopyable(v any) error {
 	if v == nil {
 		return errors.New("snapshot: nil value")
 	}
-	if _, ok := v.(Cloner); ok && !m.Reflective {
-		return nil
+	if c, ok := v.(Cloner); ok && !m.Reflective {
+		return tryClone(v, c)
 	}
 	return check(v, forCopy, m.Reflective)
+}
+
+// tryClone calls c.Clone once and checks what it returns.
+func tryClone(v any, c Cloner) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("snapshot: (%T).Clone panicked: %v (at %s)", v, r, panicsite.Where())
+		}
+	}()
+	_, err = checkClone(v, c.Clone())
+	return err
 }
 
 // CheckHashable returns a *CopyError naming the first func, chan or unsafe.Pointer in v's

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ravelmc/ravel/model"
@@ -212,6 +213,37 @@ func TestCloneErrors(t *testing.T) {
 				t.Errorf("Clone:\n got %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+type badPanic struct{ Log []int }
+
+func (*badPanic) Receive(*model.Ctx, model.Envelope) {}
+func (b *badPanic) Clone() model.Actor               { return &badPanic{Log: b.Log[:1]} } // badPanic's Clone
+
+// CheckCopyable tries a Clone method once: one that breaks the contract, or panics, is
+// refused before a search, with the reason Clone would give; a good one passes.
+func TestCheckCopyableTriesCloneOnce(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		a    model.Actor
+		want string
+	}{
+		{"Clone returns nil", &badNil{}, "snapshot: (*snapshot.badNil).Clone returned nil"},
+		{"Clone returns another type", &badType{}, "returned a *snapshot.badNil; it must return its own type"},
+		{"Clone returns the receiver", &badSelf{}, "returned the receiver itself"},
+		{"Clone panics", &badPanic{}, "snapshot: (*snapshot.badPanic).Clone panicked: runtime error: slice bounds out of range [:1] with capacity 0 (at copy_test.go:"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Mode{}.CheckCopyable(tt.a)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("CheckCopyable: %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+	calls := 0
+	if err := (Mode{}).CheckCopyable(&countingClone{N: 1, calls: &calls}); err != nil || calls != 1 {
+		t.Errorf("CheckCopyable of a good Cloner: %v after %d calls, want nil after 1", err, calls)
 	}
 }
 

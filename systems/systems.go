@@ -60,7 +60,12 @@ func (e Entry) New(cfg Config) (sys model.System, err error) {
 	if cfg.Retries < 0 {
 		cfg.Retries = e.Retries
 	}
-	return e.Build(cfg)
+	if sys, err = e.Build(cfg); err != nil {
+		return sys, err
+	}
+	// What the commands read of a system before a search validates it (the harness, its
+	// faults) must be there: a system Build got wrong is told here, not as a crash.
+	return sys, sys.Validate()
 }
 
 var catalog = []Entry{

@@ -9,17 +9,17 @@ import (
 	"strings"
 )
 
-// Where is the first frame below runtime.gopanic outside the runtime — the function that
-// panicked, or called panic — as "file.go:LINE in pkg.Func", or "" when there is none. It
-// must be called from the deferred function that recovers (directly or not), while the
-// panicking frames are still on the stack.
+// Where is the first frame below runtime.gopanic outside the runtime and package model —
+// the function that panicked, called panic, or misused model — as "file.go:LINE in
+// pkg.Func", or "" when there is none. It must be called from the deferred function that
+// recovers (directly or not), while the panicking frames are still on the stack.
 func Where() string {
 	pcs := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
 	seen := false
 	for {
 		f, more := frames.Next()
-		if seen && !strings.HasPrefix(f.Function, "runtime.") {
+		if seen && !skipped(f.Function) {
 			fn := f.Function[strings.LastIndexByte(f.Function, '/')+1:]
 			return fmt.Sprintf("%s:%d in %s", filepath.Base(f.File), f.Line, fn)
 		}
@@ -33,8 +33,8 @@ func Where() string {
 }
 
 // InStack is Where for a stack already taken (runtime/debug.Stack in the deferred
-// function that recovered): the first frame below the call to panic outside the
-// runtime, as "file.go:LINE in pkg.Func", or "" when the stack holds no panic.
+// function that recovered): the first frame below the call to panic outside the runtime
+// and package model, as "file.go:LINE in pkg.Func", or "" when the stack holds no panic.
 func InStack(stack string) string {
 	lines := strings.Split(stack, "\n")
 	seen := false
@@ -43,7 +43,7 @@ func InStack(stack string) string {
 		if k := strings.LastIndexByte(fn, '('); k > 0 {
 			fn = fn[:k]
 		}
-		if seen && !strings.HasPrefix(fn, "runtime.") {
+		if seen && !skipped(fn) {
 			at := strings.TrimSpace(lines[i+1])
 			if k := strings.LastIndexByte(at, ' '); k > 0 {
 				at = at[:k] // the +0x offset
@@ -55,4 +55,11 @@ func InStack(stack string) string {
 		}
 	}
 	return ""
+}
+
+// skipped reports whether a frame of the function named fn is passed over: the runtime's,
+// and those of package model, whose functions panic when a handler misuses them (a send
+// to an actor that does not exist), so that the frame named is the handler's.
+func skipped(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "github.com/ravelmc/ravel/model.")
 }
