@@ -82,9 +82,12 @@ func (c *catalog) lincheckSpecs() []lincheckSpec {
 }
 
 // lincheckSpecNames lists their names, for a usage line.
-func (c *catalog) lincheckSpecNames() string {
+func (c *catalog) lincheckSpecNames() string { return specNames(c.lincheckSpecs()) }
+
+// specNames lists the names of the specifications of list, comma-separated.
+func specNames(list []lincheckSpec) string {
 	var names []string
-	for _, s := range c.lincheckSpecs() {
+	for _, s := range list {
 		names = append(names, s.name)
 	}
 	return strings.Join(names, ", ")

@@ -47,18 +47,9 @@ func (c *catalog) checkSpecs() error {
 		case strings.ContainsAny(s.name, " \t\n,"):
 			return fmt.Errorf("specification %q: a name is one word without commas", s.name)
 		case seen[s.name]:
-			return fmt.Errorf("two specifications are named %q (built in: %s)", s.name, builtinSpecNames())
+			return fmt.Errorf("two specifications are named %q (built in: %s)", s.name, specNames(builtinSpecs))
 		}
 		seen[s.name] = true
 	}
 	return nil
-}
-
-// builtinSpecNames lists the built-in specifications' names.
-func builtinSpecNames() string {
-	var names []string
-	for _, s := range builtinSpecs {
-		names = append(names, s.name)
-	}
-	return strings.Join(names, ", ")
 }
