@@ -15,14 +15,17 @@ type faultFlags struct {
 	hold, crashStop                   bool
 	probability                       float64
 	minimize                          bool
+	fs                                *flag.FlagSet // to tell a flag given from its default
 }
 
 func (f *faultFlags) declare(fs *flag.FlagSet) {
-	fs.IntVar(&f.drop, "drop", 0, "fault budget: at most this many messages lost per schedule")
-	fs.IntVar(&f.duplicate, "duplicate", 0, "fault budget: at most this many deliveries that leave a copy of their message pending")
-	fs.IntVar(&f.partition, "partition", 0, "fault budget: at most this many partitions per schedule, each splitting the agents in two until a heal")
+	f.fs = fs
+	const own = " (default: the system's own budget, model.System.Faults, none unless its Build sets one)"
+	fs.IntVar(&f.drop, "drop", 0, "fault budget: at most this many messages lost per schedule"+own)
+	fs.IntVar(&f.duplicate, "duplicate", 0, "fault budget: at most this many deliveries that leave a copy of their message pending"+own)
+	fs.IntVar(&f.partition, "partition", 0, "fault budget: at most this many partitions per schedule, each splitting the agents in two until a heal"+own)
 	fs.BoolVar(&f.hold, "partition-hold", false, "a partition holds the messages across its cut until the heal (default: they are lost)")
-	fs.IntVar(&f.crash, "crash", 0, "fault budget: at most this many crashes per schedule; an agent with a Restart method may come back with its durable state")
+	fs.IntVar(&f.crash, "crash", 0, "fault budget: at most this many crashes per schedule; an agent with a Restart method may come back with its durable state"+own)
 	fs.BoolVar(&f.crashStop, "crash-stop", false, "crashed agents never restart, even those with a Restart method")
 	fs.IntVar(&f.timeouts, "timeouts", 0, "each client may time out and send its request again, to the next agent, up to this many times per schedule")
 	fs.Float64Var(&f.probability, "fault-probability", 0, "random: the chance of injecting a fault where one is enabled (default 0: uniform over all enabled events)")
@@ -30,7 +33,8 @@ func (f *faultFlags) declare(fs *flag.FlagSet) {
 }
 
 // apply sets sys's fault budgets and opts' fault options from the flags; a bad value is
-// a usage error naming its flag.
+// a usage error naming its flag. A budget flag given replaces the system's own budget
+// (what its Build set); one not given leaves it.
 func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
 	for _, b := range []struct {
 		name string
@@ -43,6 +47,20 @@ func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
 	if f.probability < 0 || f.probability > 1 || f.probability != f.probability {
 		return usagef("check: --fault-probability must be between 0 and 1, got %v", f.probability)
 	}
+	given := map[string]bool{}
+	if f.fs != nil {
+		f.fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	}
+	for _, b := range []struct {
+		name   string
+		flag   int
+		budget *int
+	}{{"drop", f.drop, &sys.Faults.Drop}, {"duplicate", f.duplicate, &sys.Faults.Duplicate}, {"partition", f.partition, &sys.Faults.Partition}, {"crash", f.crash, &sys.Faults.Crash}} {
+		if given[b.name] {
+			*b.budget = b.flag
+		}
+	}
+	f.drop, f.duplicate, f.partition, f.crash = sys.Faults.Drop, sys.Faults.Duplicate, sys.Faults.Partition, sys.Faults.Crash
 	if f.partition > 0 && len(sys.Actors) < 2 {
 		return usagef("check: --partition needs at least 2 agents, the system has %d", len(sys.Actors))
 	}
@@ -52,7 +70,6 @@ func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
 	if (f.partition > 0 || f.crash > 0) && len(sys.Actors) > model.MaxFaultActors {
 		return usagef("check: --partition and --crash need at most %d agents, the system has %d", model.MaxFaultActors, len(sys.Actors))
 	}
-	sys.Faults.Drop, sys.Faults.Duplicate, sys.Faults.Partition, sys.Faults.Crash = f.drop, f.duplicate, f.partition, f.crash
 	sys.Faults.Hold = sys.Faults.Hold || f.hold
 	sys.Faults.CrashStop = sys.Faults.CrashStop || f.crashStop
 	if f.timeouts > 0 {

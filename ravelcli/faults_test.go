@@ -1,11 +1,15 @@
 package ravelcli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/systems"
 )
 
 // TestFaultFlagsBadValues: a bad fault flag exits 2 naming the flag.
@@ -80,5 +84,36 @@ func TestFaultViolationRoundTrip(t *testing.T) {
 				t.Errorf("--minimize=false: %+v; want the %d steps found", r.FirstViolation, vf.Violation.OriginalLength)
 			}
 		})
+	}
+}
+
+// A system whose Build sets its own fault budgets keeps them when check is given no fault
+// flag, and a flag given replaces the system's budget; the saved file records the budgets
+// the run had, and replay uses them in place of the system's.
+func TestFaultFlagsKeepTheSystemsOwnBudgets(t *testing.T) {
+	volatile, err := systems.Lookup("register-volatile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := volatile
+	own.Name = "volatile-crashing"
+	own.Build = func(c Config) (model.System, error) {
+		sys, err := volatile.Build(c)
+		sys.Faults.Crash = 1 // the user's own budget
+		return sys, err
+	}
+	cat := Systems(own)
+	out := filepath.Join(t.TempDir(), "v.json")
+	var stdout, stderr bytes.Buffer
+	if code := Run([]string{"check", own.Name, "--strategy", "dpor", "--state-caching", "on", "--quiet", "--out", out}, &stdout, &stderr, cat); code != exitViolation || !strings.Contains(stdout.String(), "crash 1") {
+		t.Errorf("no flag: exit %d, want %d with the system's crash 1 in the header:\n%s%s", code, exitViolation, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	if code := Run([]string{"replay", out}, &stdout, &stderr, cat); code != exitViolation || !strings.Contains(stdout.String(), "CRASH") {
+		t.Errorf("replay: exit %d, want %d:\n%s", code, exitViolation, stdout.String())
+	}
+	stdout.Reset()
+	if code := Run([]string{"check", own.Name, "--crash", "0", "--strategy", "dpor", "--state-caching", "on", "--quiet"}, &stdout, &stderr, cat); code != exitOK || strings.Contains(stdout.String(), "crash 1") {
+		t.Errorf("--crash 0: exit %d, want %d without crashes:\n%s", code, exitOK, stdout.String())
 	}
 }

@@ -26,10 +26,11 @@ func FaultsOf(sys *model.System) *Faults {
 	return &Faults{Drop: f.Drop, Duplicate: f.Duplicate, Partition: f.Partition, Hold: f.Hold, Crash: f.Crash, CrashStop: f.CrashStop, Timeouts: sys.Harness.Timeouts()}
 }
 
-// ApplyTo gives sys the budgets of a replay file; a nil f gives none.
+// ApplyTo gives sys the budgets of a replay file, in place of the system's own; a nil f
+// (a run without faults) gives none.
 func (f *Faults) ApplyTo(sys *model.System) {
 	if f == nil {
-		return
+		f = &Faults{}
 	}
 	sys.Faults.Drop, sys.Faults.Duplicate, sys.Faults.Partition, sys.Faults.Crash = f.Drop, f.Duplicate, f.Partition, f.Crash
 	sys.Faults.Hold, sys.Faults.CrashStop = f.Hold, f.CrashStop
