@@ -24,10 +24,7 @@ import (
 func Spec[S, I, O comparable](spec specs.Spec[S, I, O], codec formats.Codec[I, O]) Option {
 	return func(c *catalog) {
 		s := lincheckSpec{name: spec.Name, formats: []string{"ravel"}, check: ravelSpec(spec, codec)}
-		switch {
-		case spec.Validate() != nil:
-			s.bad = spec.Validate()
-		case codec.EncodeInput == nil || codec.EncodeOutput == nil || codec.DecodeInput == nil || codec.DecodeOutput == nil:
+		if s.bad = spec.Validate(); s.bad == nil && (codec.EncodeInput == nil || codec.EncodeOutput == nil || codec.DecodeInput == nil || codec.DecodeOutput == nil) {
 			s.bad = fmt.Errorf("specification %q: its codec lacks a function (EncodeInput, EncodeOutput, DecodeInput and DecodeOutput are all needed)", spec.Name)
 		}
 		c.specs = append(c.specs, s)

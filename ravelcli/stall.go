@@ -6,12 +6,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ravelmc/ravel/internal/panicsite"
 )
 
 // A handler that never returns — a loop whose condition the handler itself never
@@ -119,31 +120,19 @@ func handlerFrames() (frames []string, call string) {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	for g := range strings.SplitSeq(string(buf), "\n\n") {
-		lines := strings.Split(g, "\n")
 		frames, call = nil, ""
-		for i := 1; i+1 < len(lines); i += 2 {
-			fn, at := lines[i], strings.TrimSpace(lines[i+1])
-			if fn == "" || strings.HasPrefix(fn, "created by ") {
-				break
-			}
-			name := fn
-			if k := strings.LastIndexByte(fn, '('); k > 0 {
-				name = fn[:k]
-			}
-			if name == "github.com/ravelmc/ravel/explorer.(*executor).run" {
+		for _, f := range panicsite.Frames(g) {
+			if f.Func == "github.com/ravelmc/ravel/explorer.(*executor).run" {
 				if len(frames) == 0 {
 					break
 				}
 				return frames, call
 			}
-			call += fn + "\n"
-			if strings.HasPrefix(name, "github.com/ravelmc/ravel/explorer.") || len(frames) == 0 && standard(name) {
+			call += f.Call + "\n"
+			if strings.HasPrefix(f.Func, "github.com/ravelmc/ravel/explorer.") || len(frames) == 0 && standard(f.Func) {
 				continue // the closure run calls, and the library the handler is stopped in
 			}
-			if k := strings.LastIndexByte(at, ' '); k > 0 {
-				at = at[:k] // the +0x offset
-			}
-			frames = append(frames, fmt.Sprintf("  %s (%s)", name[strings.LastIndexByte(name, '/')+1:], filepath.Base(at)))
+			frames = append(frames, fmt.Sprintf("  %s (%s)", f.Short(), f.At))
 		}
 	}
 	return nil, ""

@@ -36,25 +36,49 @@ func Where() string {
 // function that recovered): the first frame below the call to panic outside the runtime
 // and package model, as "file.go:LINE in pkg.Func", or "" when the stack holds no panic.
 func InStack(stack string) string {
-	lines := strings.Split(stack, "\n")
 	seen := false
-	for i := 1; i+1 < len(lines); i += 2 {
-		fn := lines[i]
-		if k := strings.LastIndexByte(fn, '('); k > 0 {
-			fn = fn[:k]
+	for _, f := range Frames(stack) {
+		if seen && !skipped(f.Func) {
+			return f.At + " in " + f.Short()
 		}
-		if seen && !skipped(fn) {
-			at := strings.TrimSpace(lines[i+1])
-			if k := strings.LastIndexByte(at, ' '); k > 0 {
-				at = at[:k] // the +0x offset
-			}
-			return fmt.Sprintf("%s in %s", filepath.Base(at), fn[strings.LastIndexByte(fn, '/')+1:])
-		}
-		if fn == "panic" {
+		if f.Func == "panic" {
 			seen = true
 		}
 	}
 	return ""
+}
+
+// Frame is one frame of a goroutine's stack as runtime.Stack and debug.Stack print it.
+type Frame struct {
+	Func string // the function's full name, "example.com/kv.(*Store).Receive"
+	Call string // its line as printed, arguments included
+	At   string // "file.go:LINE"
+}
+
+// Short is the function's name without its package path: "kv.(*Store).Receive".
+func (f Frame) Short() string { return f.Func[strings.LastIndexByte(f.Func, '/')+1:] }
+
+// Frames reads the frames of one goroutine's stack text (its header line first), up to
+// the "created by" line.
+func Frames(goroutine string) []Frame {
+	lines := strings.Split(goroutine, "\n")
+	var out []Frame
+	for i := 1; i+1 < len(lines); i += 2 {
+		call := lines[i]
+		if call == "" || strings.HasPrefix(call, "created by ") {
+			break
+		}
+		fn := call
+		if k := strings.LastIndexByte(call, '('); k > 0 {
+			fn = call[:k]
+		}
+		at := strings.TrimSpace(lines[i+1])
+		if k := strings.LastIndexByte(at, ' '); k > 0 {
+			at = at[:k] // the +0x offset
+		}
+		out = append(out, Frame{Func: fn, Call: call, At: filepath.Base(at)})
+	}
+	return out
 }
 
 // skipped reports whether a frame of the function named fn is passed over: the runtime's,
