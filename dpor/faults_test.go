@@ -88,7 +88,7 @@ func TestDPORKeepsEveryCanonicalHistoryWithFaults(t *testing.T) {
 				t.Parallel()
 				// Faults multiply the schedules: a smaller cut than the fault-free oracle's
 				// keeps the test's time in bounds.
-				if !explore(t, s.sys, dpor.Exhaustive(), faultBudget).complete {
+				if !exhaustiveWithin(t, s.name, s.sys, faultBudget).complete {
 					t.Skipf("more than %d schedules", faultBudget)
 				}
 				compareWithExhaustive(t, s.name, s.sys, s.long, &violations, &compared)

@@ -2,8 +2,10 @@ package dpor_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -101,7 +103,7 @@ func cachedBaseline(t *testing.T, s oracleSystem) (outcome, *explorer.Result) {
 		// than one that is compared.
 		opts.MaxStates = maxStates + 1
 	}
-	ex, exr := exploreWith(t, s.sys, opts)
+	ex, exr := baselineOf(t, s.name, s.sys, opts)
 	if !ex.complete && s.random {
 		t.Skipf("exhaustive search with caching visits more than %d states: too large to compare in CI", maxStates)
 	}
@@ -113,6 +115,38 @@ func cachedBaseline(t *testing.T, s oracleSystem) (outcome, *explorer.Result) {
 	}
 	return ex, exr
 }
+
+// baselineOf is exploreWith(t, sys, opts) run once per test binary for each system,
+// named by name, with the options cachedBaseline gives it: the oracles of stateful DPOR
+// and of canonical states compare with it on many of the same systems.
+func baselineOf(t *testing.T, name string, sys model.System, opts explorer.Options) (outcome, *explorer.Result) {
+	t.Helper()
+	key := fmt.Sprintf("%s states=%d", name, opts.MaxStates)
+	baselineMu.Lock()
+	r := baselineRuns[key]
+	if r == nil {
+		r = &baselineRun{}
+		baselineRuns[key] = r
+	}
+	baselineMu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.res == nil {
+		r.o, r.res = exploreWith(t, sys, opts)
+	}
+	return r.o, r.res
+}
+
+type baselineRun struct {
+	mu  sync.Mutex
+	o   outcome
+	res *explorer.Result
+}
+
+var (
+	baselineMu   sync.Mutex
+	baselineRuns = map[string]*baselineRun{}
+)
 
 // hasCycle reports whether some schedule of sys reaches a state it has been in before:
 // without caching, exhaustive search then reaches the depth bound.

@@ -22,33 +22,46 @@ func build(t *testing.T, c config) model.System {
 	return s
 }
 
+// smallSystems is the register configurations that are not long, and the random
+// protocols of the first seeds, each with the name exhaustiveWithin knows it by.
+func smallSystems(t *testing.T, seeds uint64) []oracleSystem {
+	t.Helper()
+	var all []oracleSystem
+	for _, s := range registerSystems(t) {
+		if !s.long {
+			all = append(all, s)
+		}
+	}
+	for seed := range seeds {
+		s := randomSystem(seed)
+		all = append(all, oracleSystem{s.Name, s, false, true})
+	}
+	return all
+}
+
 // TestDelayBounded: no delay gives the scheduler's one schedule; each extra delay
 // explores at least as much; a bound as large as any schedule needs is exhaustive search.
 func TestDelayBounded(t *testing.T) {
-	systems := []model.System{}
-	for _, c := range registerConfigs() {
-		if !c.long {
-			systems = append(systems, build(t, c))
-		}
-	}
-	for seed := uint64(0); seed < 6; seed++ {
-		systems = append(systems, randomSystem(seed))
-	}
-	for _, sys := range systems {
-		t.Run(sys.Name, func(t *testing.T) {
-			ex := explore(t, sys, dpor.Exhaustive(), randomBudget)
+	for _, named := range smallSystems(t, 6) {
+		sys := named.sys
+		t.Run(named.name, func(t *testing.T) {
+			ex := exhaustiveWithin(t, named.name, sys, randomBudget)
 			if !ex.complete {
 				t.Skipf("more than %d schedules", int64(randomBudget))
 			}
 			if got := explore(t, sys, dpor.DelayBounded(0), explorer.Unlimited).schedules; got != 1 {
 				t.Errorf("D = 0: %d schedules, want 1", got)
 			}
-			prev, grew := int64(1), false
-			for d := 1; ; d++ {
+			// Every bound up to 8, then every other one: the random protocols need 9 to 21
+			// delays to explore all, and each bound's search costs about as much as
+			// exhaustive search's.
+			prev, prevD, grew := int64(1), 0, false
+			for d := 1; ; d = nextBound(d) {
 				o := explore(t, sys, dpor.DelayBounded(d), explorer.Unlimited)
 				if o.schedules < prev {
-					t.Fatalf("D = %d: %d schedules, fewer than D = %d's %d", d, o.schedules, d-1, prev)
+					t.Fatalf("D = %d: %d schedules, fewer than D = %d's %d", d, o.schedules, prevD, prev)
 				}
+				prevD = d
 				grew = grew || o.schedules > prev
 				prev = o.schedules
 				if o.schedules == ex.schedules {
@@ -68,20 +81,20 @@ func TestDelayBounded(t *testing.T) {
 	}
 }
 
+// nextBound is the delay bound TestDelayBounded tries after d.
+func nextBound(d int) int {
+	if d < 8 {
+		return d + 1
+	}
+	return d + 2
+}
+
 // TestNoStrategyExploresMoreThanExhaustive, on every small configuration, for every
 // systematic strategy and relation.
 func TestNoStrategyExploresMoreThanExhaustive(t *testing.T) {
-	systems := []model.System{}
-	for _, c := range registerConfigs() {
-		if !c.long {
-			systems = append(systems, build(t, c))
-		}
-	}
-	for seed := uint64(0); seed < 15; seed++ {
-		systems = append(systems, randomSystem(seed))
-	}
-	for _, sys := range systems {
-		ex := explore(t, sys, dpor.Exhaustive(), randomBudget)
+	for _, named := range smallSystems(t, 15) {
+		sys := named.sys
+		ex := exhaustiveWithin(t, named.name, sys, randomBudget)
 		if !ex.complete {
 			continue
 		}

@@ -14,8 +14,11 @@ import (
 // key merges fewer states, never states with different futures, so a coarser key that
 // merged two states with different futures — the same messages of a channel in another
 // order, which psum alone cannot tell apart — would reach fewer.
+//
+// A system with more than fifoStates states is left out: cyclic-4 has 277,715, and took
+// 24 of the test's 25 seconds.
 func TestFIFOFingerprintMergesOnlyEqualFutures(t *testing.T) {
-	reached := func(sys model.System, finer bool) map[uint64]bool {
+	reached := func(sys model.System, finer bool) (map[uint64]bool, bool) {
 		seen := map[uint64]bool{}
 		finerFingerprints = finer
 		visitHook = func(_ *engine, s *state) {
@@ -24,14 +27,11 @@ func TestFIFOFingerprintMergesOnlyEqualFutures(t *testing.T) {
 			finerFingerprints = finer
 		}
 		defer func() { visitHook, finerFingerprints = nil, false }()
-		res, err := Run(t.Context(), sys, Options{Strategy: dpor.Exhaustive(), MaxSchedules: Unlimited, StateCaching: true})
+		res, err := Run(t.Context(), sys, Options{Strategy: dpor.Exhaustive(), MaxSchedules: Unlimited, StateCaching: true, MaxStates: fifoStates + 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.Complete {
-			t.Fatalf("%s: exhaustive search with caching did not complete", sys.Name)
-		}
-		return seen
+		return seen, res.Complete
 	}
 	compared := 0
 	for seed := uint64(0); seed < 70 && compared < 30; seed++ {
@@ -39,8 +39,15 @@ func TestFIFOFingerprintMergesOnlyEqualFutures(t *testing.T) {
 			if sys.Network != model.FIFO {
 				continue
 			}
+			coarse, ok := reached(sys, false)
+			if !ok {
+				continue
+			}
+			fine, ok := reached(sys, true)
+			if !ok { // the finer key visits more states, of which it may merge fewer
+				continue
+			}
 			compared++
-			coarse, fine := reached(sys, false), reached(sys, true)
 			if len(coarse) != len(fine) {
 				t.Errorf("%s: %d states by the fingerprint, %d when it covers the order of every pending event", sys.Name, len(coarse), len(fine))
 			}
@@ -50,3 +57,6 @@ func TestFIFOFingerprintMergesOnlyEqualFutures(t *testing.T) {
 		t.Errorf("only %d FIFO systems compared", compared)
 	}
 }
+
+// fifoStates bounds the systems TestFIFOFingerprintMergesOnlyEqualFutures compares.
+const fifoStates = 30_000
