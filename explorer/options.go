@@ -218,7 +218,8 @@ type Result struct {
 // Violation is a finding: a schedule whose history is not linearizable, or in which a
 // handler panicked or answered with a value of the wrong type.
 type Violation struct {
-	// Kind is "nonlinearizable", "panic", "bad-response" or "assertion" (ctx.Fail).
+	// Kind is "nonlinearizable", "panic", "bad-response", "assertion" (ctx.Fail) or
+	// "changed-message" (a handler changed the message it received).
 	Kind string
 	// Schedule is the number of the schedule that found it, from 1.
 	Schedule int64

@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"slices"
 
@@ -128,6 +129,27 @@ type executor struct {
 	faulty bool
 	hold   bool
 	sides  []uint64
+	// shared caches snapshot.MayHoldPointer of the types of delivered messages: a
+	// handler can change such a message where every schedule that delivers it sees it.
+	shared map[reflect.Type]bool
+}
+
+// sharesMemory reports whether a handler could change msg in place, so that deliver
+// must check that it did not (snapshot.MayHoldPointer of its type, cached).
+func (x *executor) sharesMemory(msg any) bool {
+	t := reflect.TypeOf(msg)
+	if t == nil {
+		return false
+	}
+	m, ok := x.shared[t]
+	if !ok {
+		if x.shared == nil {
+			x.shared = map[reflect.Type]bool{}
+		}
+		m = snapshot.MayHoldPointer(t)
+		x.shared[t] = m
+	}
+	return m
 }
 
 // failure is a finding made while running a step: a panic or an ill-typed response.
@@ -403,8 +425,16 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 		return nil, log, &failure{kind: "panic", msg: "copying " + x.sys.ActorName(p.ev.To) + ": " + err.Error()}
 	}
 	env := model.Envelope{From: p.ev.From, To: p.ev.To, Msg: p.ev.Msg, Timer: p.ev.Timer}
+	var before uint64
+	shared := x.sharesMemory(p.ev.Msg)
+	if shared {
+		before = x.hashValue(p.ev.Msg)
+	}
 	if f := x.run(func() { actor.Receive(x.ctx, env) }, p.ev.To); f != nil {
 		return n, log, f
+	}
+	if shared && x.hashValue(p.ev.Msg) != before {
+		return n, log, &failure{kind: "changed-message", msg: fmt.Sprintf("%s's handler changed the %T it received: a message is shared by every schedule that delivers it, so a handler must not change it (copy it first)", x.sys.ActorName(p.ev.To), p.ev.Msg)}
 	}
 	var f *failure
 	log, f = x.effects(n, s.clients, &p.ev, depth, log)

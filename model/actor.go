@@ -26,8 +26,11 @@ func (id ID) String() string {
 // Receive handles one message. It runs to completion before any other step, and must be
 // deterministic (see the package documentation). It may change the actor's fields and
 // call ctx to send messages, respond to clients and set timers; it must not keep ctx or
-// env.Msg's mutable parts beyond the call. A panic in Receive is a finding about the
-// system: Ravel reports it with the schedule that led to it.
+// env.Msg's mutable parts beyond the call, nor change what env.Msg points to (its
+// slices, maps and pointed-to values): one message is shared by every schedule that
+// delivers it, so a change would reach the others. Copy it to change it. Ravel checks
+// this, and reports a change as a finding (kind "changed-message"). A panic in Receive
+// is a finding about the system: Ravel reports it with the schedule that led to it.
 type Actor interface {
 	Receive(ctx *Ctx, env Envelope)
 }

@@ -242,6 +242,30 @@ func holdsPointer(t reflect.Type) bool {
 	return false
 }
 
+// MayHoldPointer reports whether a value of type t may reach memory that a copy of the
+// value shares with the original: t holds a pointer, map, slice, channel, func or
+// unsafe.Pointer, or an interface (whose dynamic value may). A value of any other type
+// copies fully by assignment. A nil t (the type of a nil interface) holds nothing.
+func MayHoldPointer(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && MayHoldPointer(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if MayHoldPointer(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return holdsPointer(t)
+}
+
 // holdsPointerValue reports whether v holds a pointer, looking inside interfaces.
 func holdsPointerValue(v reflect.Value) bool {
 	switch v.Kind() {
