@@ -295,7 +295,7 @@ func (x *executor) initial() (*state, *failure, error) {
 // run calls a handler, turning a panic into a failure.
 func (x *executor) run(f func(), self model.ID) (fail *failure) {
 	defer func() {
-		if r := recover(); r != nil {
+		if r := recover(); r != nil && !x.ctx.Failed() {
 			fail = &failure{kind: "panic", msg: fmt.Sprint(r), stack: string(debug.Stack())}
 		}
 	}()

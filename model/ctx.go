@@ -36,6 +36,8 @@ type Ctx struct {
 	members []ID
 	peers   [][]ID
 	effects []Effect
+	// failed: the handler called Fail; what it does after takes no effect.
+	failed bool
 }
 
 // NewCtx returns a context for running the handlers of a system with the given numbers
@@ -62,7 +64,13 @@ func NewCtx(actors, clients int) *Ctx {
 func (c *Ctx) Begin(self ID) {
 	c.self = self
 	c.effects = c.effects[:0]
+	c.failed = false
 }
+
+// Failed reports whether the handler since Begin called Fail. An engine reports a panic
+// after Fail as the assertion, since what a handler does after Fail takes no effect. It
+// is for engines.
+func (c *Ctx) Failed() bool { return c.failed }
 
 // Effects returns what the handler did since Begin, in order. The slice is reused by the
 // next Begin. It is for engines.
@@ -86,6 +94,9 @@ func (c *Ctx) IsClient(id ID) bool { k, ok := id.Client(); return ok && k < c.cl
 // delivered. Sending to a client is a mistake (answer with Respond) and panics, which
 // Ravel reports as a finding with its schedule.
 func (c *Ctx) Send(to ID, msg any) {
+	if c.failed {
+		return
+	}
 	if to < 0 || int(to) >= c.actors {
 		if c.IsClient(to) {
 			panic(fmt.Sprintf("model: Send to client %v: answer clients with Ctx.Respond", to))
@@ -100,6 +111,9 @@ func (c *Ctx) Send(to ID, msg any) {
 // next request, if it has one. A second answer to a request already answered is ignored
 // (clients take the first response), as a real client ignores a duplicate.
 func (c *Ctx) Respond(req RequestID, out any) {
+	if c.failed {
+		return
+	}
 	if !c.IsClient(req.Client) {
 		panic(fmt.Sprintf("model: Respond to %v, which is not a client of the harness", req.Client))
 	}
@@ -110,6 +124,9 @@ func (c *Ctx) Respond(req RequestID, out any) {
 // Envelope whose Timer is name. Arming a timer that is armed replaces its payload. When
 // a timer fires is the scheduler's choice, like the delivery of a message.
 func (c *Ctx) SetTimer(name string, msg any) {
+	if c.failed {
+		return
+	}
 	if name == "" {
 		panic("model: SetTimer with an empty name")
 	}
@@ -118,13 +135,22 @@ func (c *Ctx) SetTimer(name string, msg any) {
 
 // CancelTimer disarms the caller's timer name, if it is armed.
 func (c *Ctx) CancelTimer(name string) {
+	if c.failed {
+		return
+	}
 	c.effects = append(c.effects, Effect{Kind: EffectCancelTimer, To: c.self, Name: name})
 }
 
 // Fail reports that an invariant of the caller's state does not hold: reason says which.
 // Ravel reports it as a violation of kind "assertion", with the schedule that led to it,
 // beside non-linearizable histories; the schedule ends at this step. The handler goes on
-// running after Fail returns, but what it does after Fail takes no effect.
+// running after Fail returns, but what it does after Fail takes no effect: its sends,
+// answers and timers are dropped, misused ones included, and a panic after Fail is not
+// reported (the assertion is). A second Fail in one handler is ignored.
 func (c *Ctx) Fail(reason string) {
+	if c.failed {
+		return
+	}
+	c.failed = true
 	c.effects = append(c.effects, Effect{Kind: EffectFail, To: c.self, Msg: reason})
 }
