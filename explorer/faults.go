@@ -3,6 +3,7 @@ package explorer
 import (
 	"fmt"
 	"math/bits"
+	"reflect"
 	"runtime/debug"
 	"strings"
 
@@ -294,6 +295,13 @@ func (x *executor) duplicate(s *state, k int, depth int, log []histories.Event) 
 	return n, log, nil
 }
 
+// sameObject reports whether a and b are one pointer to a value of non-zero size.
+func sameObject(a, b model.Actor) bool {
+	ta := reflect.TypeOf(a)
+	return ta == reflect.TypeOf(b) && ta.Kind() == reflect.Pointer && ta.Elem().Size() > 0 &&
+		reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
 // restart brings actor a back in n (a copy of s whose faults it owns): its Restart
 // method's value, whose Start, if it has one, runs as part of the step.
 func (x *executor) restart(n, s *state, a int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
@@ -305,6 +313,10 @@ func (x *executor) restart(n, s *state, a int, depth int, log []histories.Event)
 	}
 	if actor == nil {
 		return n, log, &failure{kind: "panic", msg: "Restart of " + x.sys.ActorName(model.ID(a)) + " returned nil"}
+	}
+	if sameObject(actor, s.actors[a]) {
+		// The crashed state belongs to the snapshots of every schedule through it.
+		return n, log, &failure{kind: "panic", msg: "Restart of " + x.sys.ActorName(model.ID(a)) + " returned the crashed actor itself; it must return a new value, sharing no mutable memory with it"}
 	}
 	parent := dpor.Event{ID: faultID(tagRestart, uint64(a), uint64(n.faults.crashes)), To: model.ID(a), Parent: depth}
 	if st, ok := actor.(model.Starter); ok {

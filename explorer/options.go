@@ -45,7 +45,8 @@ type Options struct {
 	// distinct states (Stats.States), which bounds its memory as no schedule budget can:
 	// with caching a schedule may end after one step at a visited state, or visit
 	// thousands of new ones. 0 means no limit; Run refuses a positive MaxStates without
-	// StateCaching, and a negative one.
+	// StateCaching, and a negative one (and the other budgets' values their docs do not
+	// define).
 	MaxStates int64
 	// Reflective forces the reflective deep copy and fingerprint even for actors and
 	// messages that have Clone and HashState methods (to measure what those buy).
@@ -110,10 +111,17 @@ func (o Options) maxSchedules() int64 {
 	return o.MaxSchedules
 }
 
-// checkStates refuses a state budget that cannot be honoured: states are counted only
-// with state caching.
+// checkStates refuses budgets the fields' docs give no meaning (a MaxSchedules or
+// MaxDepth below Unlimited, a FaultProbability outside 0 to 1), and a state budget that
+// cannot be honoured: states are counted only with state caching.
 func (o Options) checkStates() error {
 	switch {
+	case o.MaxSchedules < Unlimited:
+		return fmt.Errorf("MaxSchedules must be 0 (the default), Unlimited (-1) or positive, got %d", o.MaxSchedules)
+	case o.MaxDepth < Unlimited:
+		return fmt.Errorf("MaxDepth must be 0 (the default), Unlimited (-1) or positive, got %d", o.MaxDepth)
+	case !(o.FaultProbability >= 0 && o.FaultProbability <= 1):
+		return fmt.Errorf("FaultProbability is a chance, from 0 to 1, got %v", o.FaultProbability)
 	case o.MaxStates < 0:
 		return fmt.Errorf("MaxStates must be 0 (no limit) or positive, got %d", o.MaxStates)
 	case o.MaxStates > 0 && !o.StateCaching:

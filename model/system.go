@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"reflect"
 )
 
 // System is a distributed system under test: its actors in their initial states, the
@@ -33,8 +34,9 @@ type System struct {
 	Faults Faults
 }
 
-// Validate reports, in one line, what makes the system unusable: no actors, a nil actor,
-// a client aimed at no actor, a specification without its required functions.
+// Validate reports, in one line, what makes the system unusable: no actors, a nil actor
+// (or a nil pointer of an actor type), a client aimed at no actor, a specification
+// without its required functions.
 func (s *System) Validate() error {
 	if len(s.Actors) == 0 {
 		return fmt.Errorf("model: system %q has no actors", s.Name)
@@ -42,6 +44,9 @@ func (s *System) Validate() error {
 	for i, a := range s.Actors {
 		if a == nil {
 			return fmt.Errorf("model: system %q: actor %d is nil", s.Name, i)
+		}
+		if v := reflect.ValueOf(a); v.Kind() == reflect.Pointer && v.IsNil() {
+			return fmt.Errorf("model: system %q: actor %d is a nil %T", s.Name, i, a)
 		}
 	}
 	if s.Names != nil && len(s.Names) != len(s.Actors) {
