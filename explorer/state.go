@@ -422,7 +422,7 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 	to := int(p.ev.To)
 	actor, err := x.mode.Clone(s.actors[to])
 	if err != nil {
-		return nil, log, &failure{kind: "panic", msg: "copying " + x.sys.ActorName(p.ev.To) + ": " + err.Error()}
+		return n, log, &failure{kind: "panic", msg: "copying " + x.sys.ActorName(p.ev.To) + ": " + err.Error()}
 	}
 	env := model.Envelope{From: p.ev.From, To: p.ev.To, Msg: p.ev.Msg, Timer: p.ev.Timer}
 	var before uint64
