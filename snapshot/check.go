@@ -1,8 +1,10 @@
 package snapshot
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -86,6 +88,8 @@ var (
 		fix: "give %s a Clone() model.Actor method or break the cycle (refer by ID or index)"}
 	issueAlias = issue{problem: "same %s as %s; copystructure would copy it twice and the copies would not share it",
 		fix: "give %s a Clone() model.Actor method or keep a single reference (refer by ID or index)"}
+	issueSliceAlias = issue{problem: "shares a backing array with %s; copystructure would copy the two apart, and a change through one would no longer show through the other",
+		fix: "give %s a Clone() model.Actor method or keep one slice and an index into it"}
 	issueNilInIface = issue{problem: "interface holding a nil %s; copystructure would make it a nil interface",
 		fix: "give %s a Clone() model.Actor method or store a nil interface instead"}
 	issuePtrToNil = issue{problem: "pointer to a nil pointer; copystructure panics on it",
@@ -108,7 +112,9 @@ func infoOf(t reflect.Type, p purpose, reflective bool) *typeInfo {
 	}
 	info := &typeInfo{issue: c.issue, plain: s.refs == 0 && !s.dynamic}
 	if p == forCopy {
-		info.walk = s.dynamic || c.recursive || refs >= 2
+		// Two slices may share a backing array, which only their values show.
+		info.plain = info.plain && s.slices == 0
+		info.walk = s.dynamic || c.recursive || refs >= 2 || s.slices >= 2
 	} else {
 		info.walk = s.dynamic
 	}
@@ -119,6 +125,7 @@ func infoOf(t reflect.Type, p purpose, reflective bool) *typeInfo {
 // summary is what a type check learns about a type's values.
 type summary struct {
 	refs    int  // pointers and maps a value may hold, up to 3 ("many")
+	slices  int  // slices a value may hold, up to 3 ("many")
 	dynamic bool // holds an interface or a pointer to a pointer, which only values show
 }
 
@@ -186,15 +193,17 @@ func (c *typeChecker) visit(t reflect.Type, path string) summary {
 			c.fail(path, issueKeyPointer)
 		}
 		k, v := c.visit(t.Key(), path+"{key}"), c.visit(t.Elem(), path+"[*]")
-		s = summary{refs: 1 + 2*(k.refs+v.refs), dynamic: k.dynamic || v.dynamic}
+		s = summary{refs: 1 + 2*(k.refs+v.refs), slices: 2 * (k.slices + v.slices), dynamic: k.dynamic || v.dynamic}
 	case reflect.Slice:
 		s = c.visit(t.Elem(), path+"[*]")
 		s.refs *= 2
+		s.slices = 1 + 2*s.slices
 	case reflect.Array:
 		if t.Len() > 0 {
 			s = c.visit(t.Elem(), path+"[*]")
 			if t.Len() > 1 {
 				s.refs *= 2
+				s.slices *= 2
 			}
 		}
 	case reflect.Struct:
@@ -216,10 +225,11 @@ func (c *typeChecker) visit(t reflect.Type, path string) summary {
 			}
 			fs := c.visit(f.Type, fpath)
 			s.refs += fs.refs
+			s.slices += fs.slices
 			s.dynamic = s.dynamic || fs.dynamic
 		}
 	}
-	s.refs = min(s.refs, 3)
+	s.refs, s.slices = min(s.refs, 3), min(s.slices, 3)
 	c.memo[t] = s
 	return s
 }
@@ -337,6 +347,16 @@ type valueChecker struct {
 	// stops with found set.
 	find  *refKey
 	found string
+	skip  int // matches of find to pass before the one wanted (slices only)
+	// spans are the backing arrays of the slices met, for copying: two that overlap
+	// are one array, which copystructure would copy twice.
+	spans []span
+}
+
+// span is the memory from a slice's first element to the end of its capacity.
+type span struct {
+	start, end uintptr
+	r          refKey
 }
 
 // seg is one step of a path, formatted only when a problem is reported.
@@ -424,7 +444,39 @@ func (w *valueChecker) walk(rv reflect.Value) error {
 	if err == errStop || err == errFound {
 		return nil
 	}
+	if err == nil && len(w.spans) > 1 {
+		return w.sharedArrays(rv)
+	}
 	return err
+}
+
+// sharedArrays reports two slices met in root whose backing arrays overlap, naming both.
+func (w *valueChecker) sharedArrays(root reflect.Value) error {
+	slices.SortStableFunc(w.spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	widest := 0
+	for i := 1; i < len(w.spans); i++ {
+		if a, b := w.spans[widest].r, w.spans[i].r; w.spans[i].start < w.spans[widest].end {
+			skip := 0
+			if a == b { // one slice twice: the second place it is met
+				skip = 1
+			}
+			return newError(w.pathTo(root, b, skip), &issue{
+				problem: fmt.Sprintf(issueSliceAlias.problem, w.pathTo(root, a, 0)),
+				fix:     issueSliceAlias.fix}, w.top)
+		}
+		if w.spans[i].end > w.spans[widest].end {
+			widest = i
+		}
+	}
+	return nil
+}
+
+// pathTo is the path in root to slice r, past the first skip of them.
+func (w *valueChecker) pathTo(root reflect.Value, r refKey, skip int) string {
+	first := &valueChecker{purpose: w.purpose, reflective: w.reflective, root: w.root, top: w.top,
+		seen: map[refKey]bool{}, onPath: map[refKey]bool{}, find: &r, skip: skip}
+	first.walk(root)
+	return first.found
 }
 
 // value checks v; root is the whole value, for finding the first path to a shared reference.
@@ -498,13 +550,26 @@ func (w *valueChecker) value(v, root reflect.Value) error {
 		if v.IsNil() {
 			return nil
 		}
-		// Slices can only form cycles; sharing a backing array is not checked.
+		// Slices can form cycles, and share a backing array (walk checks the spans).
 		r := refKey{addr: v.Pointer(), n: v.Len(), t: t}
+		if w.find != nil && *w.find == r {
+			if w.skip == 0 {
+				w.found = w.path()
+				return errFound
+			}
+			w.skip--
+		}
+		if size := t.Elem().Size(); w.purpose == forCopy && w.find == nil && size > 0 && v.Cap() > 0 {
+			w.spans = append(w.spans, span{start: v.Pointer(), end: v.Pointer() + uintptr(v.Cap())*size, r: r})
+		}
 		if w.onPath[r] {
 			if w.purpose == forHash {
 				return nil
 			}
 			return w.fail(issueCycle)
+		}
+		if infoOf(t.Elem(), w.purpose, w.reflective).plain {
+			return nil // its elements hold nothing to check
 		}
 		w.onPath[r] = true
 		defer w.untrack(r)

@@ -62,6 +62,10 @@ type Outer struct{ In []Inner }
 type WithPtrs struct{ A, B *Inner }
 type WithMaps struct{ A, B map[int]int }
 type WithAnyKey struct{ M map[any]int }
+type WithSlices struct {
+	Buf, View []int
+	Logs      map[string][]int
+}
 type hidden struct{ x int }
 
 func TestCheckCopyable(t *testing.T) {
@@ -71,6 +75,8 @@ func TestCheckCopyable(t *testing.T) {
 	sharedMap := map[int]int{1: 1}
 	selfSlice := []any{nil}
 	selfSlice[0] = selfSlice
+	buf := []int{1, 2, 3, 4}
+	backing := make([]int, 8)
 	tests := []struct {
 		name string
 		mode Mode
@@ -120,6 +126,14 @@ func TestCheckCopyable(t *testing.T) {
 		{"interface map key holding a pointer", Mode{}, &WithAnyKey{M: map[any]int{&Inner{}: 1}},
 			"snapshot: snapshot.WithAnyKey.M[&{0}]: map key holds a pointer; copystructure copies keys, so the copy's keys would be other pointers — give *snapshot.WithAnyKey a Clone() model.Actor method or key the map by value"},
 		{"interface map key holding a value", Mode{}, &WithAnyKey{M: map[any]int{Inner{}: 1, "s": 2}}, ""},
+		{"slice and a view of it", Mode{}, &WithSlices{Buf: buf, View: buf[:1]},
+			"snapshot: snapshot.WithSlices.View: shares a backing array with snapshot.WithSlices.Buf; copystructure would copy the two apart, and a change through one would no longer show through the other — give *snapshot.WithSlices a Clone() model.Actor method or keep one slice and an index into it"},
+		{"one slice twice", Mode{}, &WithSlices{Buf: buf, View: buf},
+			"snapshot: snapshot.WithSlices.View: shares a backing array with snapshot.WithSlices.Buf; copystructure would copy the two apart, and a change through one would no longer show through the other — give *snapshot.WithSlices a Clone() model.Actor method or keep one slice and an index into it"},
+		{"a view in a map", Mode{}, &WithSlices{Buf: buf[2:], Logs: map[string][]int{"k": buf[3:]}},
+			`snapshot: snapshot.WithSlices.Logs["k"]: shares a backing array with snapshot.WithSlices.Buf; copystructure would copy the two apart, and a change through one would no longer show through the other — give *snapshot.WithSlices a Clone() model.Actor method or keep one slice and an index into it`},
+		{"slices side by side in one array", Mode{}, &WithSlices{Buf: backing[:4:4], View: backing[4:]}, ""},
+		{"distinct slices", Mode{}, &WithSlices{Buf: []int{1}, View: []int{1}, Logs: map[string][]int{"a": {1}, "b": {2}}}, ""},
 		{"nil", Mode{}, nil, "snapshot: nil value"},
 	}
 	for _, tt := range tests {

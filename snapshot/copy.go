@@ -122,9 +122,9 @@ func copyFallback(v any, reflective bool) (out any, err error) {
 //   - in the value itself: the dynamic values of interfaces (checked like the rest);
 //     an interface holding a nil pointer, which it turns into a nil interface; a
 //     pointer to a nil pointer, on which it panics; cycles, on which it recurses
-//     forever; and two references to one pointer or map, which it copies twice (slices
-//     sharing a backing array, and pointers into the middle of other values, are not
-//     detected).
+//     forever; two references to one pointer or map, which it copies twice; and two
+//     slices sharing a backing array (a log and a view of it), which it copies apart
+//     (pointers into the middle of other values are not detected).
 //
 // Types registered in copystructure.Copiers (time.Time) are accepted as they are.
 // The explorer calls it on every actor of a system before exploring; Mode.Clone repeats
