@@ -118,6 +118,8 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	if res.First == nil {
 		return res
 	}
+	// A workload's operations index the harness's alphabet, not its own system's.
+	alphabet := sys.Harness.Alphabet()
 	if workload != nil {
 		sys = workload.system
 	}
@@ -130,7 +132,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	under := ""
 	if workload != nil {
 		info.Workload = workload.w.Name
-		under = fmt.Sprintf(" under workload %s (%s)", workload.w.Name, workload.w.Describe(&sys, sys.Harness.Alphabet()))
+		under = fmt.Sprintf(" under workload %s (%s)", workload.w.Name, workload.w.Describe(&sys, alphabet))
 	}
 	path := filepath.Join(c.dir, name(res.First.Steps))
 	saved := ""
