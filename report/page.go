@@ -20,7 +20,7 @@ type Page struct {
 	Clients   int        `json:"clients"`
 	Ops       []PageOp   `json:"ops"`
 	Steps     []PageStep `json:"steps"`
-	// Initial are the actors' states before the first step (fmt %+v).
+	// Initial are the actors' states before the first step (explorer.DescribeActor).
 	Initial []string `json:"initial"`
 	// Events is the number of events of the history.
 	Events int `json:"events"`
@@ -59,7 +59,7 @@ type PageStep struct {
 	Fault bool   `json:"fault"`
 	// Ops are the operations this step invoked or answered.
 	Ops []int `json:"ops"`
-	// States are the actors' states after the step (fmt %+v).
+	// States are the actors' states after the step (explorer.DescribeActor).
 	States []string `json:"states"`
 }
 
