@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -9,10 +10,12 @@ import (
 )
 
 // DescribeMessage renders a message for people: its String method when it has one,
-// otherwise its type name without the package and its fields, "WriteReplica{Val:1}".
+// otherwise its type name without the package and its fields, "WriteReplica{Val:1}". A
+// String method that panics is a bug in it, which the report shows and survives: the
+// message is rendered as fmt renders it, "%!v(PANIC=String method: …)".
 func DescribeMessage(msg any) string {
 	if s, ok := msg.(fmt.Stringer); ok {
-		return s.String()
+		return safeString(s)
 	}
 	t := fmt.Sprintf("%T", msg)
 	t = strings.TrimPrefix(t, "*")
@@ -29,12 +32,28 @@ func DescribeMessage(msg any) string {
 
 // DescribeActor renders an actor's state for people: its String method when it has one,
 // otherwise its fields, "{Value:1 Version:2}" — without the "&" of a pointer, which says
-// nothing about the state.
+// nothing about the state. A String method that panics is rendered as DescribeMessage
+// renders one.
 func DescribeActor(a model.Actor) string {
 	if s, ok := a.(fmt.Stringer); ok {
-		return s.String()
+		return safeString(s)
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%+v", a), "&")
+}
+
+// safeString is s.String(), or what fmt's %v prints when that panics: "<nil>" for a nil
+// pointer, otherwise "%!v(PANIC=String method: …)" with the panic's value.
+func safeString(s fmt.Stringer) (text string) {
+	defer func() {
+		if v := recover(); v != nil {
+			if rv := reflect.ValueOf(s); rv.Kind() == reflect.Pointer && rv.IsNil() {
+				text = "<nil>"
+				return
+			}
+			text = fmt.Sprintf("%%!v(PANIC=String method: %v)", v)
+		}
+	}()
+	return s.String()
 }
 
 // DescribeMessageOf renders a message of sys as DescribeMessage does, except a client's

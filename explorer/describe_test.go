@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -80,5 +81,45 @@ func TestDescribeActor(t *testing.T) {
 				t.Errorf("DescribeActor = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// boomMsg and boomActor have String methods that panic: a bug in the user's code, which
+// a report must show and survive.
+type boomMsg struct{ N int }
+
+func (boomMsg) String() string { panic("boomMsg.String") }
+
+type boomPtrMsg struct{ N int }
+
+func (m *boomPtrMsg) String() string { return strconv.Itoa(m.N) } // panics on a nil m
+
+type boomActor struct{ describedActor }
+
+func (*boomActor) String() string { panic("boomActor.String") }
+
+// A String method that panics is rendered as fmt's %v renders it.
+func TestDescribePanickingString(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		describe func() string
+		want     string
+	}{
+		{"a message", func() string { return DescribeMessage(boomMsg{N: 1}) }, "%!v(PANIC=String method: boomMsg.String)"},
+		{"a nil pointer message", func() string { return DescribeMessage((*boomPtrMsg)(nil)) }, "<nil>"},
+		{"an actor", func() string { return DescribeActor(&boomActor{}) }, "%!v(PANIC=String method: boomActor.String)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.describe(); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	// The oracle: fmt itself.
+	if got, want := DescribeMessage(boomMsg{}), fmt.Sprintf("%v", boomMsg{}); got != want {
+		t.Errorf("DescribeMessage = %q, fmt's %%v = %q", got, want)
+	}
+	if got, want := DescribeMessage((*boomPtrMsg)(nil)), fmt.Sprintf("%v", (*boomPtrMsg)(nil)); got != want {
+		t.Errorf("DescribeMessage = %q, fmt's %%v = %q", got, want)
 	}
 }

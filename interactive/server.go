@@ -62,7 +62,7 @@ type State struct {
 	Next        int            `json:"next"` // the index in Script of the next step, when it follows the steps made
 }
 
-// ActorState is one actor's state, as fmt's %+v renders it.
+// ActorState is one actor's state, as explorer.DescribeActor renders it.
 type ActorState struct {
 	Name  string `json:"name"`
 	State string `json:"state"`

@@ -510,7 +510,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintf(w, "\nstack of the panic:\n%s", indent(v.Stack))
 	}
 	if !v.Replayed {
-		fmt.Fprintln(w, "\nWARNING: replaying this schedule from the initial state did not reach the same state: a handler is not deterministic")
+		fmt.Fprintf(w, "\n%s\n", report.NotReplayedWarning)
 	}
 	if out != "" {
 		fmt.Fprintf(w, "\nsaved to %s; re-run it with: %s replay %s\n", out, r.prog, out)

@@ -61,7 +61,8 @@ func checkWorkloads(ctx context.Context, stdout, stderr io.Writer, sys model.Sys
 	info.Workload = out.Failing.Name
 	fsys := out.System
 	if !f.json {
-		fmt.Fprintf(stdout, "workload %s (%d of %d generated) fails: %s\n\n", out.Failing.Name, out.Checked, len(ws), out.Failing.Describe(&fsys, fsys.Harness.Alphabet()))
+		// The workload's operations index sys's alphabet: fsys's lists only the inputs it uses.
+		fmt.Fprintf(stdout, "workload %s (%d of %d generated) fails: %s\n\n", out.Failing.Name, out.Checked, len(ws), out.Failing.Describe(&fsys, sys.Harness.Alphabet()))
 	}
 	// The failing workload's run is reported as check reports any run: files written,
 	// the report and its violation printed before any late error.

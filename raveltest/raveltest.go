@@ -87,7 +87,10 @@ func ReplayOnly() Option { return func(c *config) { c.explore = false } }
 
 // Check replays every counterexample saved for this test, then explores sys, and fails t
 // on the first violation found, saving it. It returns the exploration's result (nil when
-// a saved counterexample failed, or with ReplayOnly).
+// a saved counterexample failed, or with ReplayOnly). When the violation's schedule,
+// replayed from the initial state, does not reach the same state, a handler is not
+// deterministic and the violation may not be the system's: the failure says so with
+// `ravel check`'s line, report.NotReplayedWarning.
 func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	t.Helper()
 	c := config{explore: true, opts: explorer.Options{Minimize: true}}
@@ -118,6 +121,8 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	if res.First == nil {
 		return res
 	}
+	// A workload's operations index the harness's alphabet, not its own system's.
+	alphabet := sys.Harness.Alphabet()
 	if workload != nil {
 		sys = workload.system
 	}
@@ -130,7 +135,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	under := ""
 	if workload != nil {
 		info.Workload = workload.w.Name
-		under = fmt.Sprintf(" under workload %s (%s)", workload.w.Name, workload.w.Describe(&sys, sys.Harness.Alphabet()))
+		under = fmt.Sprintf(" under workload %s (%s)", workload.w.Name, workload.w.Describe(&sys, alphabet))
 	}
 	path := filepath.Join(c.dir, name(res.First.Steps))
 	saved := ""
@@ -148,8 +153,12 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 		// A sampler's run is repeated from its seed and run (SAMPLERS.md §2).
 		found = fmt.Sprintf(", %s seed %d run %d", st.Sampler, st.Seed, st.FirstHitRun)
 	}
-	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored%s%s)\n%s\n%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules, found, report.MinimizedNote(res.First),
-		report.Text(&sys, res.First.Steps, res.First.Events), saved)
+	warning := ""
+	if !res.First.Replayed {
+		warning = report.NotReplayedWarning + "\n"
+	}
+	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored%s%s)\n%s\n%s%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules, found, report.MinimizedNote(res.First),
+		report.Text(&sys, res.First.Steps, res.First.Events), warning, saved)
 	return res
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -92,20 +93,33 @@ func timeline[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Oper
 	num := len(prefix) - len(rows) + 1
 	type row struct{ mark, label, span, tail string }
 	var out []row
+	note := "" // a DescribeOutput's panic, told once
 	for k, i := range all {
 		op := ops[i]
 		r := row{mark: strconv.Itoa(num + k), label: "c" + strconv.Itoa(op.Client) + "  " + clip(spec.Input(op.Input), 40)}
 		start := col(op.Call) * width
+		var got, want, n string
+		switch {
+		case i == stuck && !op.Open:
+			got, want, n = describeOutputs(spec, op.Input, op.Output, expected)
+		case i == stuck:
+			want, n = describeOutput(spec, op.Input, expected)
+		case !op.Open:
+			got, n = describeOutput(spec, op.Input, op.Output)
+		}
+		if n != "" {
+			note = n
+		}
 		if op.Open {
 			r.span = strings.Repeat(" ", start) + "├" + strings.Repeat("─", end-start)
 			r.tail = "  (open: no response)"
 		} else {
 			r.span = strings.Repeat(" ", start) + "├" + strings.Repeat("─", max(0, col(op.Return)*width-start-1)) + "┤"
-			r.tail = " " + clip(spec.Output(op.Input, op.Output), 40)
+			r.tail = " " + clip(got, 40)
 		}
 		if i == stuck {
 			r.mark = "✗"
-			r.tail += "   but the specification answers " + clip(spec.Output(op.Input, expected), 40) + " here"
+			r.tail += "   but the specification answers " + clip(want, 40) + " here"
 		}
 		out = append(out, r)
 	}
@@ -119,7 +133,35 @@ func timeline[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Oper
 		fmt.Fprintf(&b, "  %5s  %s%s  %s%s%s\n", r.mark, r.label, strings.Repeat(" ", labelW-len([]rune(r.label))),
 			r.span, strings.Repeat(" ", spanW-len([]rune(r.span))), r.tail)
 	}
+	if note != "" {
+		fmt.Fprintf(&b, "  (outputs shown with %%+v: %s)\n", note)
+	}
 	return b.String()
+}
+
+// describeOutput renders out, the output of an operation with input in, with
+// spec.Output, or with %+v when DescribeOutput panics; note is then the panic,
+// "PANIC=DescribeOutput: …", and "" otherwise.
+func describeOutput[S, I, O comparable](spec specs.Spec[S, I, O], in I, out O) (text, note string) {
+	text = spec.Output(in, out)
+	if p, ok := specs.DescribePanic(text); ok {
+		return fmt.Sprintf("%+v", out), p
+	}
+	return text, ""
+}
+
+// describeOutputs renders actual, the output of an operation with input in, and
+// expected, the specification's answer in its place, as describeOutput does, except that
+// both are rendered with %+v when either's DescribeOutput panics, or when both render
+// the same though they differ ("returns 1, but the specification answers 1"), so that
+// the difference shows.
+func describeOutputs[S, I, O comparable](spec specs.Spec[S, I, O], in I, actual, expected O) (got, want, note string) {
+	got, n1 := describeOutput(spec, in, actual)
+	want, n2 := describeOutput(spec, in, expected)
+	if note = cmp.Or(n1, n2); note != "" || got == want && actual != expected {
+		got, want = fmt.Sprintf("%+v", actual), fmt.Sprintf("%+v", expected)
+	}
+	return got, want, note
 }
 
 // clip shortens s to at most n runes, keeping its end (where appended values show).

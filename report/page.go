@@ -20,7 +20,7 @@ type Page struct {
 	Clients   int        `json:"clients"`
 	Ops       []PageOp   `json:"ops"`
 	Steps     []PageStep `json:"steps"`
-	// Initial are the actors' states before the first step (fmt %+v).
+	// Initial are the actors' states before the first step (explorer.DescribeActor).
 	Initial []string `json:"initial"`
 	// Events is the number of events of the history.
 	Events int `json:"events"`
@@ -59,7 +59,7 @@ type PageStep struct {
 	Fault bool   `json:"fault"`
 	// Ops are the operations this step invoked or answered.
 	Ops []int `json:"ops"`
-	// States are the actors' states after the step (fmt %+v).
+	// States are the actors' states after the step (explorer.DescribeActor).
 	States []string `json:"states"`
 }
 
@@ -105,15 +105,13 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 	spec := sys.Harness.Spec()
 	hops := histories.Operations(sys.Harness, events)
 	lin := map[int]int{}
-	stuck, expected := -1, ""
+	stuck, expected := -1, any(nil)
 	if res := wgl.Check(spec.Spec, hops); res.Verdict == wgl.NotLinearizable {
 		e := Explain(spec.Spec, hops, res)
 		for i, k := range e.Prefix {
 			lin[k] = i + 1
 		}
-		if e.Stuck >= 0 {
-			stuck, expected = e.Stuck, spec.Output(hops[e.Stuck].Input, e.Expected)
-		}
+		stuck, expected = e.Stuck, e.Expected
 		p.Why = ExplainViolation(spec.Spec, hops, res, 10)
 	}
 	for k, o := range hops {
@@ -122,8 +120,12 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 			op.Output, op.Return, op.ReturnAt, op.ReturnStep = spec.Output(o.Input, o.Output), int(o.Return), int(o.Return), eventStep[o.Return]
 		}
 		op.Lin, op.Stuck = lin[k], k == stuck
-		if op.Stuck {
-			op.Expected = expected
+		switch {
+		case op.Stuck && o.Open:
+			op.Expected, _ = describeOutput(spec.Spec, o.Input, expected)
+		case op.Stuck:
+			// Rendered as the explanation renders them: told apart when they look alike.
+			op.Output, op.Expected, _ = describeOutputs(spec.Spec, o.Input, o.Output, expected)
 		}
 		p.Ops = append(p.Ops, op)
 		for _, st := range []int{op.CallStep, op.ReturnStep} {

@@ -126,6 +126,11 @@ func MinimizedNote(v *explorer.Violation) string {
 	return fmt.Sprintf("; minimized from %d steps to %d", v.OriginalSteps, len(v.Steps))
 }
 
+// NotReplayedWarning is the line that reports a violation whose schedule, replayed from
+// the initial state, did not reach the same state (explorer.Violation.Replayed false):
+// the system or the finding is suspect, as a handler is not deterministic.
+const NotReplayedWarning = "WARNING: replaying this schedule from the initial state did not reach the same state: a handler is not deterministic"
+
 // NewHistory renders the history events of sys.
 func NewHistory(sys *model.System, events []histories.Event) History {
 	spec := sys.Harness.Spec()

@@ -33,8 +33,10 @@ func (in CASInput) String() string {
 	}
 }
 
-// CASOutput is a compare-and-set register's answer. A read gives Value, or Absent when
-// nothing was ever written; a write gives OK; a compare-and-set gives OK when it swapped.
+// CASOutput is a compare-and-set register's answer. A read gives OK true with Value, or
+// with Absent when nothing was ever written; a write gives OK; a compare-and-set gives OK
+// when it swapped. The outputs are compared whole, so a read's answer without OK,
+// CASOutput{Value: 1}, is not the specification's CASOutput{OK: true, Value: 1}.
 type CASOutput struct {
 	OK     bool
 	Absent bool

@@ -9,7 +9,10 @@
 // The package imports nothing of Ravel's; every other package may build on it.
 package specs
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Spec is a deterministic sequential object.
 //
@@ -85,6 +88,17 @@ func (s Spec[S, I, O]) Output(in I, out O) (text string) {
 		}
 	}()
 	return s.DescribeOutput(in, out)
+}
+
+// DescribePanic reports whether text, from Input or Output, renders a DescribeInput or
+// DescribeOutput that panicked, and returns that part of it, "PANIC=DescribeOutput: boom",
+// for a report to show the panic apart from the values.
+func DescribePanic(text string) (string, bool) {
+	i := strings.Index(text, "(PANIC=Describe")
+	if i < 0 || !strings.HasSuffix(text, ")") {
+		return "", false
+	}
+	return text[i+1 : len(text)-1], true
 }
 
 // Erase returns the same specification over interface values, for code that handles

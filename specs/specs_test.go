@@ -122,3 +122,28 @@ func TestDescribePanicIsRendered(t *testing.T) {
 		}
 	}
 }
+
+// DescribePanic finds the panic that Input and Output render, through Erase and Keyed
+// too, and nothing in a text without one.
+func TestDescribePanic(t *testing.T) {
+	spec := Register()
+	spec.DescribeOutput = func(RegisterInput, RegisterOutput) string { panic("no words") }
+	keyed := Keyed(spec)
+	for _, tc := range []struct {
+		name, text, want string
+		ok               bool
+	}{
+		{"output", spec.Output(Read(), ReadOK(2)), "PANIC=DescribeOutput: no words", true},
+		{"erased output", Erase(spec).Output(Read(), ReadOK(2)), "PANIC=DescribeOutput: no words", true},
+		{"keyed output", keyed.Output(KeyedInput[RegisterInput]{Key: "a", In: Read()}, ReadOK(2)), "PANIC=DescribeOutput: no words", true},
+		{"input", spec.Input(Write(1)), "", false},
+		{"a text with parentheses", "Write(1)", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := DescribePanic(tc.text)
+			if got != tc.want || ok != tc.ok {
+				t.Errorf("DescribePanic(%q) = %q, %v; want %q, %v", tc.text, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}

@@ -202,7 +202,9 @@ func (w Workload) Apply(sys model.System, alphabet []any) (model.System, error) 
 	return sys, nil
 }
 
-// Describe writes w's operations: "c0 → n0: Write(1) Read(); c1 → n1: Read()".
+// Describe writes w's operations: "c0 → n0: Write(1) Read(); c1 → n1: Read()". The
+// alphabet must be the one w was generated over (the original harness's, as in For and
+// Check), not that of the system w.Apply returns, which lists only the inputs w uses.
 func (w Workload) Describe(sys *model.System, alphabet []any) string {
 	spec := sys.Harness.Spec()
 	parts := make([]string, len(w.Ops))
