@@ -166,7 +166,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if err := f.faults.apply(&sys, &opts); err != nil {
 		return 0, err
 	}
-	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxStates: f.maxStates, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", CanonicalStates: f.canonical, Stateless: f.stateless, Faults: faultsInfo(&sys)}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxStates: f.maxStates, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", CanonicalStates: f.canonical, Stateless: f.stateless, Faults: faultsInfo(&sys), Reflective: f.reflective}
 	if dep := dpor.RelationOf(strat); dep != nil {
 		info.Dependence = dep.Name()
 	}
@@ -502,7 +502,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	default:
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}
-	fmt.Fprintf(w, "\n%s", report.Text(sys, v.Steps, v.Events))
+	fmt.Fprintf(w, "\n%s", report.TextMode(sys, v.Steps, v.Events, r.reflective))
 	if note := minimizedNote(v); note != "" {
 		fmt.Fprintf(w, "(the schedule above%s)\n", note)
 	}

@@ -34,7 +34,7 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 			verdict += ": " + v.Message + panicAt(v.Stack)
 		}
 	}
-	p, err := report.NewPage(sys, title, verdict, stats, steps)
+	p, err := report.NewPage(sys, title, verdict, stats, steps, r.reflective)
 	if err != nil {
 		return err
 	}
@@ -62,8 +62,9 @@ func htmlFlag(args []string) (rest []string, page string, err error) {
 	return rest, page, nil
 }
 
-// writeReplayHTML is replay --html.
-func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.Execution) error {
+// writeReplayHTML is replay --html; reflective says the schedule's event identities are
+// the reflective fingerprint's (the file's run.reflective).
+func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.Execution, reflective bool) error {
 	verdict := "the history is linearizable"
 	switch {
 	case ex.Failure != "":
@@ -71,7 +72,7 @@ func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.E
 	case report.Why(sys, ex.Events) != "":
 		verdict = "VIOLATION: the history is not linearizable"
 	}
-	p, err := report.NewPage(sys, "ravel replay "+file, verdict, [][2]string{{"file", file}, {"system", sys.Name}, {"steps", fmt.Sprint(len(ex.Steps))}}, ex.Steps)
+	p, err := report.NewPage(sys, "ravel replay "+file, verdict, [][2]string{{"file", file}, {"system", sys.Name}, {"steps", fmt.Sprint(len(ex.Steps))}}, ex.Steps, reflective)
 	if err != nil {
 		return err
 	}

@@ -38,14 +38,16 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	ex, err := explorer.Replay(sys, ids, false)
+	// The event identities are those of the run's fingerprint: the reflective one's for a
+	// file check --reflective wrote.
+	ex, err := explorer.Replay(sys, ids, vf.Run.Reflective)
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
 	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, harness, vf.Run.Agents, len(ex.Steps))
-	fmt.Fprintf(stdout, "\n%s", report.Text(&sys, ex.Steps, ex.Events))
+	fmt.Fprintf(stdout, "\n%s", report.TextMode(&sys, ex.Steps, ex.Events, vf.Run.Reflective))
 	if html != "" {
-		if err := writeReplayHTML(html, &sys, path, ex); err != nil {
+		if err := writeReplayHTML(html, &sys, path, ex, vf.Run.Reflective); err != nil {
 			return 0, usagef("replay: --html: %v", err)
 		}
 	}
