@@ -66,7 +66,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.Int64Var(&f.maxStates, "max-states", 0, "with --state-caching on: stop after visiting this many distinct states, which bounds the memory; 0 means no limit")
 	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
 	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: the system's)")
-	fs.IntVar(&f.retries, "retries", -1, "the retry limit of systems that retry; 0 means none (default: the system's)")
+	retriesVar(fs, &f.retries, "the retry limit of systems that retry: at most `N` retries; 0 means none (default: the system's)")
 	fs.Int64Var(&f.seed, "seed", 1, "the seed of randomized strategies; printed with every result")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
 	fs.StringVar(&f.out, "out", "", "write the first violation to `FILE` as JSON, for ravel replay")
