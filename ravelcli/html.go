@@ -2,7 +2,6 @@ package ravelcli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
@@ -39,27 +38,6 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 		return err
 	}
 	return report.WriteHTMLFile(path, p)
-}
-
-// htmlFlag takes "--html PAGE" (or -html, =PAGE) out of args, for the commands whose
-// other arguments are positional.
-func htmlFlag(args []string) (rest []string, page string, err error) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--html" || a == "-html":
-			if i+1 >= len(args) {
-				return nil, "", usagef("--html needs a file name")
-			}
-			page = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--html=") || strings.HasPrefix(a, "-html="):
-			page = a[strings.Index(a, "=")+1:]
-		default:
-			rest = append(rest, a)
-		}
-	}
-	return rest, page, nil
 }
 
 // writeReplayHTML is replay --html; reflective says the schedule's event identities are

@@ -1,6 +1,8 @@
 package ravelcli
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"reflect"
@@ -13,12 +15,21 @@ import (
 )
 
 func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
-	args, html, err := htmlFlag(args)
-	if err != nil {
-		return 0, err
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var html string
+	fs.StringVar(&html, "html", "", "also write the replay as one HTML page to `PAGE`")
+	args, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.printHelp(stdout, "Usage: ravel replay FILE [flags]: re-run the violation saved in FILE by ravel check --out FILE or by raveltest (- reads standard input), and check that it gives the same history\n\nFlags:\n", fs)
+		return exitOK, nil
 	}
-	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
-		return 0, usagef("usage: ravel replay FILE [--html PAGE] (FILE written by ravel check --out FILE or raveltest, - for standard input; --html writes the replay as one HTML page)")
+	if err != nil {
+		return 0, usagef("replay: %v (see ravel replay -h)", err)
+	}
+	if len(args) != 1 {
+		return 0, usagef("replay needs exactly one FILE, written by ravel check --out FILE or raveltest (- for standard input), got %d arguments (see ravel replay -h)", len(args))
 	}
 	path := args[0]
 	in, err := openInput(path)
