@@ -415,7 +415,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // printLincheck prints one file's verdict, and for a violation its explanation.
 func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], name string, ops []histories.Operation[I, O],
 	res wgl.Result, elapsed, timeout time.Duration, interrupted bool) {
-	fmt.Fprintf(w, "%s  %s  (%d operations, %s)\n", name, res.Verdict, len(ops), seconds(elapsed.Seconds()))
+	fmt.Fprintf(w, "%s  %s  (%s, %s)\n", name, res.Verdict, plural(len(ops), "operation"), seconds(elapsed.Seconds()))
 	switch res.Verdict {
 	case wgl.Unknown:
 		switch {

@@ -55,7 +55,7 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, harness, vf.Run.Agents, len(ex.Steps))
+	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %s\n", path, vf.Run.System, harness, vf.Run.Agents, plural(len(ex.Steps), "step"))
 	fmt.Fprintf(stdout, "\n%s", report.TextMode(&sys, ex.Steps, ex.Events, vf.Run.Reflective))
 	if html != "" {
 		if err := writeReplayHTML(html, &sys, path, ex, vf.Run.Reflective); err != nil {
@@ -82,7 +82,7 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 		differ = append(differ, fmt.Sprintf("the failure (%q, saved %q)", ex.Failure, failure))
 	}
 	if len(differ) > 0 {
-		fmt.Fprintf(stdout, "\nthe replay does NOT reproduce the saved violation: %s differ\n", strings.Join(differ, ", "))
+		fmt.Fprintf(stdout, "\nthe replay does NOT reproduce the saved violation: %s %s\n", strings.Join(differ, ", "), differVerb(len(differ)))
 		return 0, usagef("replay: %s: the replay differs from the saved violation in %s: the system changed since the file was written, the file comes from another system named %q (a go test may build one of its own under this name), or a handler is not deterministic", path, strings.Join(differ, ", "), sys.Name)
 	}
 	fmt.Fprintln(stdout, "\nthe replay gives the same history as the saved violation")
