@@ -21,9 +21,15 @@ type Session struct {
 	failure string
 }
 
-// NewSession starts a session at sys's initial state.
-func NewSession(sys model.System) (*Session, error) {
-	x, err := newExecutor(&sys, false)
+// NewSession starts a session at sys's initial state, with the default copy and
+// fingerprint (NewSessionMode with reflective false).
+func NewSession(sys model.System) (*Session, error) { return NewSessionMode(sys, false) }
+
+// NewSessionMode starts a session at sys's initial state. With reflective the session
+// copies and fingerprints states by reflection even where actors have Clone and HashState
+// (Options.Reflective), so its event identities are those of a reflective run's schedule.
+func NewSessionMode(sys model.System, reflective bool) (*Session, error) {
+	x, err := newExecutor(&sys, reflective)
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,9 @@ type Server struct {
 	sys    model.System
 	sess   *explorer.Session
 	script []uint64 // a loaded schedule
+	// reflective: sess copies and fingerprints by reflection, as the run of the loaded
+	// file did (its run.reflective).
+	reflective bool
 }
 
 // New returns a server at sys's initial state.
@@ -154,6 +157,15 @@ func (s *Server) Handler() http.Handler {
 		}
 		if err := f.CheckClients(&s.sys); err != nil {
 			return err
+		}
+		if f.Run.Reflective != s.reflective {
+			// The schedule's identities are those of the fingerprint its run used: step
+			// it in a session of the same mode.
+			sess, err := explorer.NewSessionMode(s.sys, f.Run.Reflective)
+			if err != nil {
+				return err
+			}
+			s.sess, s.reflective = sess, f.Run.Reflective
 		}
 		for s.sess.Undo() {
 		}

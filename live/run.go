@@ -376,8 +376,12 @@ func RenderViolation(hist []Op, res wgl.Result) string {
 	const width = 60
 	col := func(t int64) int { return int((t - lo) * width / max(hi-lo, 1)) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "key %s: no linearization; the longest linearizable prefix has %d operations (#1…), then %s cannot follow\n",
-		res.Partition, len(res.Prefix), spec.Input(hist[res.Stuck].Input))
+	ops := "operations"
+	if len(res.Prefix) == 1 {
+		ops = "operation"
+	}
+	fmt.Fprintf(&b, "key %s: no linearization; the longest linearizable prefix has %d %s (#1…), then %s cannot follow\n",
+		res.Partition, len(res.Prefix), ops, spec.Input(hist[res.Stuck].Input))
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(hist[a].Call, hist[b].Call) })
 	for _, i := range idx {
 		op := hist[i]

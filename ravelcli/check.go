@@ -66,7 +66,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.Int64Var(&f.maxStates, "max-states", 0, "with --state-caching on: stop after visiting this many distinct states, which bounds the memory; 0 means no limit")
 	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
 	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: the system's)")
-	fs.IntVar(&f.retries, "retries", -1, "the retry limit of systems that retry; 0 means none (default: the system's)")
+	retriesVar(fs, &f.retries, "the retry limit of systems that retry: at most `N` retries; 0 means none (default: the system's)")
 	fs.Int64Var(&f.seed, "seed", 1, "the seed of randomized strategies; printed with every result")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
 	fs.StringVar(&f.out, "out", "", "write the first violation to `FILE` as JSON, for ravel replay")
@@ -166,7 +166,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if err := f.faults.apply(&sys, &opts); err != nil {
 		return 0, err
 	}
-	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxStates: f.maxStates, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", CanonicalStates: f.canonical, Stateless: f.stateless, Faults: faultsInfo(&sys)}
+	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxStates: f.maxStates, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", CanonicalStates: f.canonical, Stateless: f.stateless, Faults: faultsInfo(&sys), Reflective: f.reflective}
 	if dep := dpor.RelationOf(strat); dep != nil {
 		info.Dependence = dep.Name()
 	}
@@ -502,7 +502,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	default:
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}
-	fmt.Fprintf(w, "\n%s", report.Text(sys, v.Steps, v.Events))
+	fmt.Fprintf(w, "\n%s", report.TextMode(sys, v.Steps, v.Events, r.reflective))
 	if note := minimizedNote(v); note != "" {
 		fmt.Fprintf(w, "(the schedule above%s)\n", note)
 	}

@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -51,7 +52,7 @@ Usage:
   ravel explore SYSTEM [flags]  step through SYSTEM by hand in a browser (127.0.0.1)
   ravel run [flags] CONFIG      test a real cluster: intercept, schedule, inject faults, check
 
-Run 'ravel check -h' for check's flags.
+Run 'ravel check -h' (or 'ravel help check') for check's flags, and likewise for each command.
 Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
 (or a failure of the visited-state store on disk), 130 interrupted (SIGINT or
 SIGTERM) before a violation was found.
@@ -101,11 +102,22 @@ func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 		code, err = c.cmdExplore(args[1:], stdout)
 	case "run":
 		code, err = c.cmdRun(args[1:], stdout, stderr)
-	case "-h", "-help", "--help", "help":
+	case "help":
+		// help CMD is CMD -h (help bench samplers, bench samplers -h).
+		if len(args) > 1 && slices.Contains(commands, args[1]) {
+			return c.run(append(slices.Clone(args[1:]), "-h"), stdout, stderr)
+		}
+		if len(args) > 1 {
+			err = usagef("help: unknown command %q (valid: %s)", strings.Join(args[1:], " "), strings.Join(commands, ", "))
+			break
+		}
+		fmt.Fprint(stdout, c.usage())
+		return exitOK
+	case "-h", "-help", "--help":
 		fmt.Fprint(stdout, c.usage())
 		return exitOK
 	default:
-		err = usagef("unknown command %q (valid: list, check, replay, bench, deps, lincheck, run, explore)", args[0])
+		err = usagef("unknown command %q (valid: %s)", args[0], strings.Join(commands, ", "))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %s\n", c.name(), c.ownCommand(err.Error()))
@@ -114,12 +126,18 @@ func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
+// commands are the subcommands run dispatches, for help CMD and errors.
+var commands = []string{"list", "check", "replay", "bench", "deps", "lincheck", "run", "explore"}
+
+// isHelp says whether arg asks a command for its help, as the flag package's -h does.
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+
 // name is the command's name: "ravel", or a user's own command built on Main.
 func (c *catalog) name() string { return cmp.Or(c.prog, "ravel") }
 
 // commandLine matches a command line to type in help and error text: "ravel" and a
 // subcommand.
-var commandLine = regexp.MustCompile(`\bravel (list|check|replay|bench|deps|lincheck|explore|run)\b`)
+var commandLine = regexp.MustCompile(`\bravel (list|check|replay|bench|deps|lincheck|explore|run|help)\b`)
 
 // ownCommand rewrites, in help or error text, each command line to type ("ravel check",
 // "see ravel list") to name the command that is running, when it is a user's own: ravel

@@ -2,7 +2,6 @@ package ravelcli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
@@ -34,36 +33,16 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 			verdict += ": " + v.Message + panicAt(v.Stack)
 		}
 	}
-	p, err := report.NewPage(sys, title, verdict, stats, steps)
+	p, err := report.NewPage(sys, title, verdict, stats, steps, r.reflective)
 	if err != nil {
 		return err
 	}
 	return report.WriteHTMLFile(path, p)
 }
 
-// htmlFlag takes "--html PAGE" (or -html, =PAGE) out of args, for the commands whose
-// other arguments are positional.
-func htmlFlag(args []string) (rest []string, page string, err error) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--html" || a == "-html":
-			if i+1 >= len(args) {
-				return nil, "", usagef("--html needs a file name")
-			}
-			page = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--html=") || strings.HasPrefix(a, "-html="):
-			page = a[strings.Index(a, "=")+1:]
-		default:
-			rest = append(rest, a)
-		}
-	}
-	return rest, page, nil
-}
-
-// writeReplayHTML is replay --html.
-func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.Execution) error {
+// writeReplayHTML is replay --html; reflective says the schedule's event identities are
+// the reflective fingerprint's (the file's run.reflective).
+func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.Execution, reflective bool) error {
 	verdict := "the history is linearizable"
 	switch {
 	case ex.Failure != "":
@@ -71,7 +50,7 @@ func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.E
 	case report.Why(sys, ex.Events) != "":
 		verdict = "VIOLATION: the history is not linearizable"
 	}
-	p, err := report.NewPage(sys, "ravel replay "+file, verdict, [][2]string{{"file", file}, {"system", sys.Name}, {"steps", fmt.Sprint(len(ex.Steps))}}, ex.Steps)
+	p, err := report.NewPage(sys, "ravel replay "+file, verdict, [][2]string{{"file", file}, {"system", sys.Name}, {"steps", fmt.Sprint(len(ex.Steps))}}, ex.Steps, reflective)
 	if err != nil {
 		return err
 	}

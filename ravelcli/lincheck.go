@@ -162,6 +162,12 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	if err != nil {
 		return 0, usagef("lincheck: %v (see ravel lincheck -h)", err)
 	}
+	all := c.lincheckSpecs()
+	// The format first: an unknown one is the mistake to name, not the --spec it would
+	// have implied.
+	if known := lincheckFormats(all); f.format != "" && !slices.Contains(known, f.format) {
+		return 0, usagef("lincheck: unknown format %q (valid: %s)", f.format, strings.Join(known, ", "))
+	}
 	if f.spec == "" {
 		switch f.format {
 		case "jepsen":
@@ -172,7 +178,6 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 			return 0, usagef("lincheck needs --spec (valid: %s)", c.lincheckSpecNames())
 		}
 	}
-	all := c.lincheckSpecs()
 	i := slices.IndexFunc(all, func(s lincheckSpec) bool { return s.name == f.spec })
 	if i < 0 {
 		return 0, usagef("lincheck: unknown spec %q (valid: %s)", f.spec, c.lincheckSpecNames())
@@ -210,6 +215,20 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	ctx, stop := interruptContext(stderr, c.name())
 	defer stop()
 	return all[i].check(ctx, f.format, files, f, stdout, stderr)
+}
+
+// lincheckFormats are the formats some specification of specs is read from, sorted.
+func lincheckFormats(specs []lincheckSpec) []string {
+	var out []string
+	for _, s := range specs {
+		for _, f := range s.formats {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // ravelReader reads Ravel's format with codec.
@@ -396,7 +415,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // printLincheck prints one file's verdict, and for a violation its explanation.
 func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], name string, ops []histories.Operation[I, O],
 	res wgl.Result, elapsed, timeout time.Duration, interrupted bool) {
-	fmt.Fprintf(w, "%s  %s  (%d operations, %s)\n", name, res.Verdict, len(ops), seconds(elapsed.Seconds()))
+	fmt.Fprintf(w, "%s  %s  (%s, %s)\n", name, res.Verdict, plural(len(ops), "operation"), seconds(elapsed.Seconds()))
 	switch res.Verdict {
 	case wgl.Unknown:
 		switch {

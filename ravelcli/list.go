@@ -11,9 +11,19 @@ import (
 	"github.com/ravelmc/ravel/samplers"
 )
 
+// listHelp is list -h.
+const listHelp = `Usage: ravel list: the systems with their harnesses and default agents, the strategies
+and samplers, the dependence relations, the fault budgets and the specifications
+lincheck knows. It takes no arguments or flags.
+`
+
 func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
+	if len(args) == 1 && isHelp(args[0]) {
+		fmt.Fprint(stdout, c.ownCommand(listHelp))
+		return exitOK, nil
+	}
 	if len(args) > 0 {
-		return 0, usagef("list takes no arguments, got %q", strings.Join(args, " "))
+		return 0, usagef("list takes no arguments, got %q (see ravel list -h)", strings.Join(args, " "))
 	}
 	// One tabwriter aligns both tables; the blank row between them is padded, so trailing
 	// spaces are trimmed on the way out.

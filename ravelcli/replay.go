@@ -1,6 +1,8 @@
 package ravelcli
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"reflect"
@@ -13,12 +15,21 @@ import (
 )
 
 func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
-	args, html, err := htmlFlag(args)
-	if err != nil {
-		return 0, err
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var html string
+	fs.StringVar(&html, "html", "", "also write the replay as one HTML page to `PAGE`")
+	args, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.printHelp(stdout, "Usage: ravel replay FILE [flags]: re-run the violation saved in FILE by ravel check --out FILE or by raveltest (- reads standard input), and check that it gives the same history\n\nFlags:\n", fs)
+		return exitOK, nil
 	}
-	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
-		return 0, usagef("usage: ravel replay FILE [--html PAGE] (FILE written by ravel check --out FILE or raveltest, - for standard input; --html writes the replay as one HTML page)")
+	if err != nil {
+		return 0, usagef("replay: %v (see ravel replay -h)", err)
+	}
+	if len(args) != 1 {
+		return 0, usagef("replay needs exactly one FILE, written by ravel check --out FILE or raveltest (- for standard input), got %d arguments (see ravel replay -h)", len(args))
 	}
 	path := args[0]
 	in, err := openInput(path)
@@ -38,14 +49,16 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	ex, err := explorer.Replay(sys, ids, false)
+	// The event identities are those of the run's fingerprint: the reflective one's for a
+	// file check --reflective wrote.
+	ex, err := explorer.Replay(sys, ids, vf.Run.Reflective)
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %d steps\n", path, vf.Run.System, harness, vf.Run.Agents, len(ex.Steps))
-	fmt.Fprintf(stdout, "\n%s", report.Text(&sys, ex.Steps, ex.Events))
+	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %s\n", path, vf.Run.System, harness, vf.Run.Agents, plural(len(ex.Steps), "step"))
+	fmt.Fprintf(stdout, "\n%s", report.TextMode(&sys, ex.Steps, ex.Events, vf.Run.Reflective))
 	if html != "" {
-		if err := writeReplayHTML(html, &sys, path, ex); err != nil {
+		if err := writeReplayHTML(html, &sys, path, ex, vf.Run.Reflective); err != nil {
 			return 0, usagef("replay: --html: %v", err)
 		}
 	}
@@ -69,7 +82,7 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 		differ = append(differ, fmt.Sprintf("the failure (%q, saved %q)", ex.Failure, failure))
 	}
 	if len(differ) > 0 {
-		fmt.Fprintf(stdout, "\nthe replay does NOT reproduce the saved violation: %s differ\n", strings.Join(differ, ", "))
+		fmt.Fprintf(stdout, "\nthe replay does NOT reproduce the saved violation: %s %s\n", strings.Join(differ, ", "), differVerb(len(differ)))
 		return 0, usagef("replay: %s: the replay differs from the saved violation in %s: the system changed since the file was written, the file comes from another system named %q (a go test may build one of its own under this name), or a handler is not deterministic", path, strings.Join(differ, ", "), sys.Name)
 	}
 	fmt.Fprintln(stdout, "\nthe replay gives the same history as the saved violation")

@@ -69,8 +69,8 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(stdout, "ravel run %s: %d nodes, scheduler %s, seed %d, %d iterations\n",
-		fs.Arg(0), cfg.Nodes.Count, cfg.Scheduler.Type, cfg.Seed, cfg.Iterations)
+	fmt.Fprintf(stdout, "ravel run %s: %s, scheduler %s, seed %d, %s\n",
+		fs.Arg(0), plural(cfg.Nodes.Count, "node"), cfg.Scheduler.Type, cfg.Seed, plural(cfg.Iterations, "iteration"))
 	rep, err := live.Run(ctx, cfg, stdout)
 	var ce *live.ConfigError
 	switch {
@@ -97,8 +97,8 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		faults.Partition += ir.Faults.Partition
 		faults.Heal += ir.Faults.Heal
 	}
-	fmt.Fprintf(stdout, "total: %d iterations, %d not linearizable; messages %d intercepted, %d delivered, %d dropped, %d cut, %d refused, %d held at the end; faults: %d drop, %d crash, %d restart, %d partition, %d heal; seed %d\n",
-		len(rep.Iterations), rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused, total.Held,
+	fmt.Fprintf(stdout, "total: %s, %d not linearizable; messages %d intercepted, %d delivered, %d dropped, %d cut, %d refused, %d held at the end; faults: %d drop, %d crash, %d restart, %d partition, %d heal; seed %d\n",
+		plural(len(rep.Iterations), "iteration"), rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused, total.Held,
 		faults.Drop, faults.Crash, faults.Restart, faults.Partition, faults.Heal, rep.Seed)
 	if cfg.Replay != nil {
 		fmt.Fprintf(stdout, "replay of %s: the violation reproduced in %d of %d replays\n", *replay, rep.Violations, len(rep.Iterations))

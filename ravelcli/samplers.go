@@ -65,6 +65,11 @@ func samplerConfig(name string, f *samplerFlags, dependence string) (*samplers.C
 	if f.run < 0 {
 		return nil, fmt.Errorf("--run must be 0 or more, got %d", f.run)
 	}
+	// Named here, by its flag: samplers.New would call it a "partition", which is the
+	// name of a fault budget flag on this command line.
+	if partitions := []samplers.Partition{samplers.AG, samplers.AGPaper, samplers.Singleton}; !slices.Contains(partitions, o.Partition) {
+		return nil, fmt.Errorf("--chain-partition: unknown chain partition %q (valid: ag, ag-paper, singleton)", f.partition)
+	}
 	if o.Dependence, err = samplers.DependenceByName(dependence); err != nil {
 		return nil, err
 	}

@@ -67,22 +67,31 @@ func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 // TestSamplerBadFlags: bad sampler flags are usage errors (exit 2) with a reason.
 func TestSamplerBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"--strategy", "pctcp", "--depth", "0"},
-		{"--strategy", "pctcp", "--events", "x"},
-		{"--strategy", "tapct", "--racy-events", "-3"},
-		{"--strategy", "tapct", "--racy", "maybe"},
-		{"--strategy", "pctcp", "--chain-partition", "nope"},
-		{"--strategy", "pos", "--dependence", "nope"},
-		{"--strategy", "rapos", "--max-schedules", "0"},
-		{"--strategy", "dpos", "--calibration", "0"},
-		{"--strategy", "dpos", "--run", "-1"},
-		{"--strategy", "tapct", "--racy", "declared"}, // register-buggy declares none
+	for _, c := range []struct {
+		args []string
+		want string // in the reason; "" for any
+	}{
+		{[]string{"--strategy", "pctcp", "--depth", "0"}, "--depth"},
+		{[]string{"--strategy", "pctcp", "--events", "x"}, "--events"},
+		{[]string{"--strategy", "tapct", "--racy-events", "-3"}, "--racy-events"},
+		{[]string{"--strategy", "tapct", "--racy", "maybe"}, "--racy"},
+		// Named by its own flag, not as the fault budget --partition.
+		{[]string{"--strategy", "pctcp", "--chain-partition", "nope"}, `--chain-partition: unknown chain partition "nope" (valid: ag, ag-paper, singleton)`},
+		{[]string{"--strategy", "pos", "--dependence", "nope"}, ""},
+		{[]string{"--strategy", "rapos", "--max-schedules", "0"}, ""},
+		{[]string{"--strategy", "dpos", "--calibration", "0"}, "--calibration"},
+		{[]string{"--strategy", "dpos", "--run", "-1"}, "--run"},
+		{[]string{"--strategy", "tapct", "--racy", "declared"}, ""}, // register-buggy declares none
 	} {
-		code, _, stderr := runRavel(append([]string{"check", "register-buggy", "--quiet"}, args...)...)
-		if code != exitUsage || strings.Contains(stderr, "goroutine") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
-			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, _, stderr := runRavel(append([]string{"check", "register-buggy", "--quiet"}, c.args...)...)
+			if code != exitUsage || strings.Contains(stderr, "goroutine") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line", code, stderr, exitUsage)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %q does not say %q", stderr, c.want)
+			}
+		})
 	}
 }
 

@@ -9,12 +9,22 @@ import "fmt"
 // register-buggy 2r1w, `ravel deps`: dpor under either finds 5 of its 32 canonical
 // histories and none of its 12 violations), and under TransDPOR, IRed and LiViola,
 // DS2's heuristics, whatever the relation (dpor.History's contract). A relation a user
-// registered is theirs to vouch for. Empty when the run keeps every canonical history.
+// registered is theirs to vouch for. The samplers get no note: the relation only shapes
+// how they draw schedules (random ignores it), and a sample promises no coverage to lose.
+// Empty when the run keeps every canonical history, or samples.
 func reductionNote(r checkReport) string {
+	if isSampler(r.Strategy) {
+		return ""
+	}
+	weak := r.Dependence == "actor" || r.Dependence == "key"
+	heuristic := r.Strategy == "transdpor" || r.Strategy == "ired" || r.Strategy == "liviola"
+	const overlap = "a response at one agent and an invocation at another are independent, though their order decides whether the operations overlap"
 	switch {
-	case r.Dependence == "actor" || r.Dependence == "key":
-		return fmt.Sprintf("note: under --dependence %s a response at one agent and an invocation at another are independent, though their order decides whether the operations overlap: this search may miss histories and violations (--dependence history, the default, keeps every one)", r.Dependence)
-	case r.Strategy == "transdpor" || r.Strategy == "ired" || r.Strategy == "liviola":
+	case weak && heuristic:
+		return fmt.Sprintf("note: under --dependence %s %s, and %s is one of DS2's heuristic reductions: this search may miss histories and violations that exhaustive search finds (--strategy dpor --dependence history keeps every one)", r.Dependence, overlap, r.Strategy)
+	case weak:
+		return fmt.Sprintf("note: under --dependence %s %s: this search may miss histories and violations (--dependence history, this strategy's default, keeps every one)", r.Dependence, overlap)
+	case heuristic:
 		return fmt.Sprintf("note: %s is one of DS2's heuristic reductions: it may miss histories and violations that exhaustive search finds (--strategy dpor keeps every one)", r.Strategy)
 	}
 	return ""

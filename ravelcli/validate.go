@@ -1,8 +1,10 @@
 package ravelcli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -98,4 +100,34 @@ func visitedFlagsApply(cmd string, fs *flag.FlagSet, strat dpor.Strategy) error 
 		return nil
 	}
 	return usagef("%s: %s does not apply to %s with state caching: stateful DPOR keeps every visited state in its graph, in memory, and never spills (docs/strategies.md); drop the flag and bound its states with --max-states, or use exhaustive with --state-caching on, whose visited states spill", cmd, strings.Join(given, " and "), strat.Name())
+}
+
+// retriesVar defines --retries on fs, stored in p: -1 (the system's own retry limit)
+// until the flag is given. The help shows usage alone, not the sentinel as a default
+// ("(default -1)"), which the flag refuses (validate).
+func retriesVar(fs *flag.FlagSet, p *int, usage string) {
+	*p = -1
+	fs.Var(systemInt{p}, "retries", usage)
+}
+
+// systemInt is an int flag whose negative value means "the system's own": its String is
+// empty then, as it is for its zero value, so the help prints no default for it.
+type systemInt struct{ p *int }
+
+// String is the value given, or "" while it is the system's own.
+func (v systemInt) String() string {
+	if v.p == nil || *v.p < 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.p)
+}
+
+// Set parses s as an int; validate judges its range.
+func (v systemInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("parse error")
+	}
+	*v.p = n
+	return nil
 }

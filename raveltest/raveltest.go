@@ -129,7 +129,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	v := report.NewViolation(&sys, res.First)
 	// Agents counts the actors: a replay file names at least one (report.Read).
 	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence,
-		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, CanonicalStates: c.opts.CanonicalStates, Faults: report.FaultsOf(&sys)}
+		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, CanonicalStates: c.opts.CanonicalStates, Faults: report.FaultsOf(&sys), Reflective: c.opts.Reflective}
 	// The harness has no name here: the file records what it does, which a replay checks.
 	info.Clients = report.Clients(&sys)
 	under := ""
@@ -158,7 +158,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 		warning = report.NotReplayedWarning + "\n"
 	}
 	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored%s%s)\n%s\n%s%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules, found, report.MinimizedNote(res.First),
-		report.Text(&sys, res.First.Steps, res.First.Events), warning, saved)
+		report.TextMode(&sys, res.First.Steps, res.First.Events, c.opts.Reflective), warning, saved)
 	return res
 }
 
@@ -215,7 +215,8 @@ func replayCorpus(t testing.TB, sys model.System, dir string) bool {
 			failed = true
 			continue
 		}
-		ex, err := explorer.Replay(s, ids, false)
+		// The identities are those of the fingerprint the file's run used.
+		ex, err := explorer.Replay(s, ids, f.Run.Reflective)
 		if err != nil {
 			// The system no longer sends what the schedule delivers: the counterexample
 			// is about a system that no longer exists.
@@ -223,7 +224,7 @@ func replayCorpus(t testing.TB, sys model.System, dir string) bool {
 			continue
 		}
 		if msg := judge(&s, ex); msg != "" {
-			t.Errorf("raveltest: %s: saved counterexample %s still fails: %s\n%s", sys.Name, path, msg, report.Text(&s, ex.Steps, ex.Events))
+			t.Errorf("raveltest: %s: saved counterexample %s still fails: %s\n%s", sys.Name, path, msg, report.TextMode(&s, ex.Steps, ex.Events, f.Run.Reflective))
 			failed = true
 		}
 	}

@@ -78,7 +78,7 @@ func TestBrowserHistoryDrawingsDoNotMeet(t *testing.T) {
 	if err != nil || res.First == nil {
 		t.Fatalf("no violation: %v", err)
 	}
-	p, err := report.NewPage(&sys, "abd-buggy", "VIOLATION", nil, res.First.Steps)
+	p, err := report.NewPage(&sys, "abd-buggy", "VIOLATION", nil, res.First.Steps, false)
 	if err != nil {
 		t.Fatal(err)
 	}

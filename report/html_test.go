@@ -23,7 +23,7 @@ func buggyViolation(t *testing.T) (*explorer.Violation, *report.Page) {
 	if err != nil || res.First == nil {
 		t.Fatalf("no violation: %v", err)
 	}
-	p, err := report.NewPage(&sys, "register-buggy", "VIOLATION", [][2]string{{"schedules", "1"}}, res.First.Steps)
+	p, err := report.NewPage(&sys, "register-buggy", "VIOLATION", [][2]string{{"schedules", "1"}}, res.First.Steps, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func buggyViolation(t *testing.T) (*explorer.Violation, *report.Page) {
 func TestPageTiesOperationsToSteps(t *testing.T) {
 	v, p := buggyViolation(t)
 	sys, _ := register.NewBuggy(3, "2r1w")
-	at, err := report.EventSteps(&sys, v.Steps)
+	at, err := report.EventSteps(&sys, v.Steps, false)
 	if err != nil {
 		t.Fatal(err)
 	}

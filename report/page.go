@@ -64,9 +64,11 @@ type PageStep struct {
 }
 
 // NewPage builds the page of a schedule of sys by stepping it in an explorer.Session, so
-// that the states shown are the ones the explorer's snapshots hold.
-func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps []explorer.Delivery) (Page, error) {
-	s, err := explorer.NewSession(*sys)
+// that the states shown are the ones the explorer's snapshots hold. reflective says the
+// schedule's event identities are the reflective fingerprint's (a run with
+// explorer.Options.Reflective).
+func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps []explorer.Delivery, reflective bool) (Page, error) {
+	s, err := explorer.NewSessionMode(*sys, reflective)
 	if err != nil {
 		return Page{}, err
 	}

@@ -13,15 +13,17 @@ import (
 // EventSteps gives, for each event of the history that the schedule steps produces on sys,
 // the number of the step that caused it (from 1; 0 for the invocations made when the
 // system started). It replays every prefix of the schedule from the initial state, so it
-// needs only the schedule, not the explorer's bookkeeping.
-func EventSteps(sys *model.System, steps []explorer.Delivery) ([]int, error) {
+// needs only the schedule, not the explorer's bookkeeping. reflective says whose event
+// identities the schedule's are: the reflective fingerprint's (a run with
+// explorer.Options.Reflective) or the default's.
+func EventSteps(sys *model.System, steps []explorer.Delivery, reflective bool) ([]int, error) {
 	ids := make([]uint64, len(steps))
 	for i, d := range steps {
 		ids[i] = d.ID
 	}
 	var out []int
 	for k := 0; k <= len(ids); k++ {
-		ex, err := explorer.Replay(*sys, ids[:k], false)
+		ex, err := explorer.Replay(*sys, ids[:k], reflective)
 		if err != nil {
 			return nil, err
 		}
@@ -34,14 +36,22 @@ func EventSteps(sys *model.System, steps []explorer.Delivery) ([]int, error) {
 
 // Text is the counterexample as one view: the timeline, every invocation and response
 // with the step that caused it, and the schedule with what each step invoked or answered.
+// The schedule's event identities are the default fingerprint's; TextMode takes those of
+// a reflective run.
 func Text(sys *model.System, steps []explorer.Delivery, events []histories.Event) string {
+	return TextMode(sys, steps, events, false)
+}
+
+// TextMode is Text for a schedule whose event identities are the reflective fingerprint's
+// when reflective is set (a run with explorer.Options.Reflective), the default's otherwise.
+func TextMode(sys *model.System, steps []explorer.Delivery, events []histories.Event, reflective bool) string {
 	var b strings.Builder
 	b.WriteString("history (each operation spans its invocation … its response):\n")
 	b.WriteString(histories.Timeline(sys, events))
 	if why := Why(sys, events); why != "" {
 		b.WriteString("\nwhy it is not linearizable:\n" + why)
 	}
-	at, err := EventSteps(sys, steps)
+	at, err := EventSteps(sys, steps, reflective)
 	if err != nil || len(at) < len(events) {
 		// A non-deterministic handler: the schedule alone does not give the events back.
 		b.WriteString("\nschedule (deliveries in order):\n")

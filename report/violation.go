@@ -46,6 +46,10 @@ type RunInfo struct {
 	// replay refuses a system whose harness differs, and finds the named harness of a
 	// file that names none (raveltest's).
 	Clients string `json:"clients,omitempty"`
+	// Reflective: the run used the reflective copy and fingerprint (--reflective), from
+	// which the schedule's event identities come; a replay must use them too
+	// (explorer.Replay's reflective). Omitted when false, so older files still read.
+	Reflective bool `json:"reflective,omitempty"`
 }
 
 // Violation is a counterexample as JSON: its history and its schedule.
@@ -167,7 +171,8 @@ func NewSteps(sys *model.System, steps []explorer.Delivery) []Step {
 }
 
 // ScheduleDigest identifies a violation's run and schedule: the system, harness, agents,
-// retries, fault budgets, workload and clients it was found with, and the events delivered. A
+// retries, fault budgets, workload, clients and fingerprint mode (reflective) it was found
+// with, and the events delivered. A
 // file whose digest does not match them was edited or damaged.
 func ScheduleDigest(info RunInfo, ids []uint64) string {
 	h := xxhash.New()
@@ -182,6 +187,10 @@ func ScheduleDigest(info RunInfo, ids []uint64) string {
 	if info.Clients != "" {
 		// Likewise only when set.
 		fmt.Fprintf(h, "clients %q\n", info.Clients)
+	}
+	if info.Reflective {
+		// Likewise only when set: the event identities are the reflective fingerprint's.
+		fmt.Fprintf(h, "reflective\n")
 	}
 	var b [8]byte
 	for _, id := range ids {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -25,9 +26,12 @@ func TestFileRoundTrip(t *testing.T) {
 	if err != nil || res.First == nil {
 		t.Fatalf("no violation: %v", err)
 	}
-	for _, workload := range []string{"", "all:ops=2,clients=2#1"} {
-		t.Run("workload="+workload, func(t *testing.T) {
-			info := report.RunInfo{System: "register-buggy", Harness: "2r1w", Agents: 3, Workload: workload}
+	for _, tc := range []struct {
+		workload   string
+		reflective bool
+	}{{"", false}, {"all:ops=2,clients=2#1", false}, {"", true}} {
+		t.Run(fmt.Sprintf("workload=%s,reflective=%v", tc.workload, tc.reflective), func(t *testing.T) {
+			info := report.RunInfo{System: "register-buggy", Harness: "2r1w", Agents: 3, Workload: tc.workload, Reflective: tc.reflective}
 			path := filepath.Join(t.TempDir(), "v.json")
 			if err := report.WriteFile(path, info, report.NewViolation(&sys, res.First), res.First.Fingerprint); err != nil {
 				t.Fatal(err)
@@ -55,6 +59,12 @@ func TestFileRoundTrip(t *testing.T) {
 	b := report.ScheduleDigest(report.RunInfo{System: "s", Agents: 1, Workload: "w"}, ids)
 	if a == b {
 		t.Errorf("digest %s with and without a workload", a)
+	}
+	// So is the fingerprint mode, whose identities the schedule's are; a file without it
+	// (false, omitted) keeps the digest it had.
+	c := report.ScheduleDigest(report.RunInfo{System: "s", Agents: 1, Reflective: true}, ids)
+	if a == c {
+		t.Errorf("digest %s with and without reflective", a)
 	}
 }
 
