@@ -58,6 +58,23 @@ func TestCheckWorkloadsTooMany(t *testing.T) {
 	}
 }
 
+// TestMaxSchedulesHelpSaysPerWorkload: with --workloads, --max-schedules is each
+// workload's budget (34 workloads × 500 schedules), and the help says so.
+func TestMaxSchedulesHelpSaysPerWorkload(t *testing.T) {
+	code, stdout, stderr := runRavel("check", "-h")
+	if code != exitOK {
+		t.Fatalf("check -h: exit %d, stderr %s", code, stderr)
+	}
+	_, help, ok := strings.Cut(stdout, "-max-schedules int\n")
+	if !ok {
+		t.Fatalf("check -h does not list --max-schedules:\n%s", stdout)
+	}
+	help, _, _ = strings.Cut(help, "\n")
+	if !strings.Contains(help, "with --workloads, this many for each workload") {
+		t.Errorf("--max-schedules help %q does not say it is per workload", help)
+	}
+}
+
 func TestCheckHTML(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "r.html")
 	code, _, stderr := runRavel("check", "register-buggy", "--quiet", "--html", page)
