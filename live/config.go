@@ -28,7 +28,7 @@ type Config struct {
 	Faults     FaultsConfig    `yaml:"faults"`
 	Iterations int             `yaml:"iterations"`
 	Seed       uint64          `yaml:"seed"`
-	Output     string          `yaml:"output"` // directory for every iteration's logs, history and events
+	Output     string          `yaml:"output"` // directory for every iteration's logs, history and events (ClearOutput empties it of an earlier session's)
 	// StopOnViolation ends the session at the first non-linearizable history.
 	StopOnViolation bool `yaml:"stop_on_violation"`
 

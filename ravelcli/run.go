@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/ravelmc/ravel/live"
@@ -68,6 +69,21 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		cfg.Replay = sched
 		cfg.StopOnViolation = false // the point is how often it reproduces
+	}
+	removed, err := live.ClearOutput(cfg)
+	switch {
+	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
+		return exitUsage, usagef("run: --out %s: not a directory", *out)
+	case errors.Is(err, live.ErrOutputNotDir):
+		return exitUsage, usagef("run: the config's output %s: not a directory", cfg.Output)
+	case err != nil:
+		return exitUsage, fmt.Errorf("run: %w", err)
+	case len(removed) > 0:
+		names := strings.Join(removed, " ")
+		if len(removed) > 3 {
+			names = fmt.Sprintf("%s … %s (%d directories)", removed[0], removed[len(removed)-1], len(removed))
+		}
+		fmt.Fprintf(stderr, "%s: run: removed what an earlier run left in %s: %s\n", c.name(), cfg.OutputDir(), names)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

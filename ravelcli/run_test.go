@@ -280,3 +280,53 @@ func TestRunCtrlCAfterViolation(t *testing.T) {
 		t.Errorf("stderr %q does not say the run was interrupted", stderr.String())
 	}
 }
+
+// TestRunOutputUsedBefore: ravel run removes the iter-NNN directories an earlier run
+// left in its output directory, says so in one line, and leaves anything else; an
+// --out that is a file is refused before anything starts. The stale directories used to
+// stay beside the new ones, and a file gave "unlinkat …/iter-000: not a directory".
+func TestRunOutputUsedBefore(t *testing.T) {
+	path := writeConfig(t, "nodes:\n  count: 1\n  command: [/bin/sh, -c, 'exit 7']\n  start_timeout: 5s\noutput: out\n", "")
+	out := filepath.Join(filepath.Dir(path), "out")
+	for _, d := range []string{"iter-003", "iter-004", "mine"} {
+		if err := os.MkdirAll(filepath.Join(out, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "ro.json")
+	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		wantStderr string
+		wantStdout bool
+	}{
+		{"stale iterations", []string{"run", path}, "run: removed what an earlier run left in " + out + ": iter-003 iter-004\n", true},
+		{"--out a file", []string{"run", "--out", file, path}, "run: --out " + file + ": not a directory", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(tc.args, &stdout, &stderr); code != exitUsage {
+				t.Errorf("exit %d, want %d (the node exits at once)", code, exitUsage)
+			}
+			if !strings.Contains(stderr.String(), tc.wantStderr) {
+				t.Errorf("stderr %q lacks %q", stderr.String(), tc.wantStderr)
+			}
+			if got := stdout.Len() > 0; got != tc.wantStdout {
+				t.Errorf("stdout %q; want something: %v", stdout.String(), tc.wantStdout)
+			}
+		})
+	}
+	for _, name := range []string{"iter-003", "iter-004"} {
+		if _, err := os.Stat(filepath.Join(out, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %v, want removed", name, err)
+		}
+	}
+	for _, name := range []string{"iter-000", "mine"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("%s: %v, want kept", name, err)
+		}
+	}
+}
