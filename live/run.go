@@ -365,15 +365,22 @@ func writeEvents(dir string, events []string, sched Schedule) error {
 	return nil
 }
 
-// LoadSchedule reads a schedule.json written by an iteration.
+// LoadSchedule reads a schedule.json written by an iteration. A ravel check
+// counterexample (a --out file) is refused with an error that says to use ravel replay.
 func LoadSchedule(path string) (*Schedule, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	var kind struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(b, &kind) == nil && strings.HasPrefix(kind.Format, "ravel-violation/") {
+		return nil, fmt.Errorf("%s is a ravel check counterexample (%s): replay it with `ravel replay %s`; --replay takes the schedule.json of a ravel run iteration", path, kind.Format, path)
+	}
 	var s Schedule
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: not the schedule.json of a ravel run iteration: %w", path, err)
 	}
 	return &s, nil
 }

@@ -46,7 +46,7 @@ func TestRunBadConfigs(t *testing.T) {
 		name, yaml, script, want string
 	}{
 		{"malformed YAML", "nodes: [count: 3\n", "", "malformed YAML"},
-		{"unknown field", "nodes:\n  count: 3\n  comand: [./node.sh]\n", "", "field comand not found"},
+		{"unknown field", "nodes:\n  count: 3\n  comand: [./node.sh]\n", "", `line 3: unknown key "comand" in nodes (valid: count, command,`},
 		{"missing script", "nodes:\n  count: 3\n  command: [./missing.sh]\n", "", "nodes.command[0]: "},
 		{"no command", "nodes:\n  count: 3\n", "", "nodes.command: missing"},
 		{"bad count", "nodes:\n  count: 0\n  command: [./node.sh]\n", pidScript, "nodes.count"},
