@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"text/template"
@@ -28,7 +30,7 @@ type Config struct {
 	Faults     FaultsConfig    `yaml:"faults"`
 	Iterations int             `yaml:"iterations"`
 	Seed       uint64          `yaml:"seed"`
-	Output     string          `yaml:"output"` // directory for every iteration's logs, history and events
+	Output     string          `yaml:"output"` // directory for every iteration's logs, history and events (ClearOutput empties it of an earlier session's)
 	// StopOnViolation ends the session at the first non-linearizable history.
 	StopOnViolation bool `yaml:"stop_on_violation"`
 
@@ -138,6 +140,9 @@ func LoadConfig(path string) (*Config, error) {
 	dec.KnownFields(true)
 	var c Config
 	if err := dec.Decode(&c); err != nil {
+		if msg, ok := unknownKeys(err); ok {
+			return nil, &ConfigError{Msg: fmt.Sprintf("%s: %s", path, msg)}
+		}
 		return nil, &ConfigError{Msg: fmt.Sprintf("%s: malformed YAML: %v", path, err)}
 	}
 	abs, err := filepath.Abs(filepath.Dir(path))
@@ -149,6 +154,59 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// unknownField is the YAML decoder's message for a key no field has.
+var unknownField = regexp.MustCompile(`^line (\d+): field (.+) not found in type live\.(\w+)$`)
+
+// unknownKeys rewrites the decoder's error when it is only about unknown keys, in the
+// config's terms: `line 3: unknown key "comand" in nodes (valid: name, count, …)`.
+func unknownKeys(err error) (string, bool) {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return "", false
+	}
+	var out []string
+	for _, e := range te.Errors {
+		m := unknownField.FindStringSubmatch(e)
+		if m == nil {
+			return "", false
+		}
+		root := reflect.TypeFor[Config]()
+		section, typ := "", root
+		for i := range root.NumField() {
+			if f := root.Field(i); f.Type.Name() == m[3] {
+				section, typ = yamlKey(f), f.Type
+			}
+		}
+		if typ.Name() != m[3] {
+			return "", false
+		}
+		var valid []string
+		for i := range typ.NumField() {
+			if k := yamlKey(typ.Field(i)); k != "" {
+				valid = append(valid, k)
+			}
+		}
+		where := "at the top level"
+		if section != "" {
+			where = "in " + section
+		}
+		out = append(out, fmt.Sprintf("line %s: unknown key %q %s (valid: %s)", m[1], m[2], where, strings.Join(valid, ", ")))
+	}
+	return strings.Join(out, "; "), len(out) > 0
+}
+
+// yamlKey is f's key in the YAML form, "" for a field that has none.
+func yamlKey(f reflect.StructField) string {
+	k, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if k == "-" || !f.IsExported() {
+		return ""
+	}
+	if k == "" {
+		return strings.ToLower(f.Name)
+	}
+	return k
 }
 
 // Validate checks c and fills its defaults.

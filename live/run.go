@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -60,10 +61,7 @@ type FaultCounts struct {
 // holds every iteration begun, the interrupted or failed one last.
 func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 	rep := &Report{Seed: cfg.Seed}
-	out := cfg.Output
-	if !filepath.IsAbs(out) && cfg.Dir != "" {
-		out = filepath.Join(cfg.Dir, out)
-	}
+	out := cfg.OutputDir()
 	for it := range cfg.Iterations {
 		run, name := it, fmt.Sprintf("iter-%03d", it)
 		if cfg.Replay != nil {
@@ -93,6 +91,62 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// OutputDir is the directory the session writes in: cfg.Output, relative to the
+// config's directory.
+func (cfg *Config) OutputDir() string {
+	if !filepath.IsAbs(cfg.Output) && cfg.Dir != "" {
+		return filepath.Join(cfg.Dir, cfg.Output)
+	}
+	return cfg.Output
+}
+
+// sessionDir matches the directories Run writes in the output directory: iter-NNN, and
+// replay-NNN in a replay.
+var sessionDir = regexp.MustCompile(`^(iter|replay)-[0-9]{3,}$`)
+
+// ErrOutputNotDir is ClearOutput's error for an output path that is not a directory.
+var ErrOutputNotDir = errors.New("not a directory")
+
+// ClearOutput readies cfg's output directory for a session, before Run: it returns an
+// error wrapping ErrOutputNotDir when the path exists and is not a directory, and
+// removes the directories an earlier session left there under the names this session
+// writes — iter-NNN, or replay-NNN for a replay (which leaves the iterations it may be
+// replaying alone) — so that the directory holds one session, not two mixed. Nothing
+// else is touched: no file, no symbolic link, no directory named otherwise. It returns
+// the names removed, in order.
+func ClearOutput(cfg *Config) ([]string, error) {
+	dir := cfg.OutputDir()
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("live: %w", err)
+	case !st.IsDir():
+		return nil, fmt.Errorf("%s: %w", dir, ErrOutputNotDir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("live: %w", err)
+	}
+	prefix := "iter-"
+	if cfg.Replay != nil {
+		prefix = "replay-"
+	}
+	var removed []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || !sessionDir.MatchString(name) || !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+			return removed, fmt.Errorf("live: %w", err)
+		}
+		removed = append(removed, name)
+	}
+	return removed, nil
 }
 
 func translator(cfg *Config) Translator {
@@ -311,15 +365,22 @@ func writeEvents(dir string, events []string, sched Schedule) error {
 	return nil
 }
 
-// LoadSchedule reads a schedule.json written by an iteration.
+// LoadSchedule reads a schedule.json written by an iteration. A ravel check
+// counterexample (a --out file) is refused with an error that says to use ravel replay.
 func LoadSchedule(path string) (*Schedule, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	var kind struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(b, &kind) == nil && strings.HasPrefix(kind.Format, "ravel-violation/") {
+		return nil, fmt.Errorf("%s is a ravel check counterexample (%s): replay it with `ravel replay %s`; --replay takes the schedule.json of a ravel run iteration", path, kind.Format, path)
+	}
 	var s Schedule
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: not the schedule.json of a ravel run iteration: %w", path, err)
 	}
 	return &s, nil
 }

@@ -62,7 +62,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.harness, "harness", "", "the harness: what the clients do (default: the system's first; see ravel list)")
 	fs.StringVar(&f.strategy, "strategy", "exhaustive", "the search strategy (see ravel list)")
-	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "stop after this many schedules; 0 means no limit")
+	fs.Int64Var(&f.maxSchedules, "max-schedules", explorer.DefaultMaxSchedules, "stop after this many schedules (with --workloads, this many for each workload); 0 means no limit")
 	fs.Int64Var(&f.maxStates, "max-states", 0, "with --state-caching on: stop after visiting this many distinct states, which bounds the memory; 0 means no limit")
 	fs.IntVar(&f.maxDepth, "max-depth", explorer.DefaultMaxDepth, "cut a schedule after this many steps; 0 means no limit")
 	fs.IntVar(&f.agents, "agents", 0, "the number of agents (default: the system's)")

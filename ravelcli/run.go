@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/ravelmc/ravel/live"
+	"github.com/ravelmc/ravel/wgl"
 )
 
 const runUsage = `Usage: ravel run [flags] CONFIG
@@ -23,7 +25,8 @@ Flags override the config:
 `
 
 // cmdRun is `ravel run CONFIG`: exit 0 when every history is linearizable, 1 when one
-// is not, 2 for a bad config (the message names the field), 130 when interrupted.
+// is not (interrupted or not), 2 for a bad config (the message names the field), 130 when
+// interrupted before a violation was found.
 func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -67,6 +70,21 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		cfg.Replay = sched
 		cfg.StopOnViolation = false // the point is how often it reproduces
 	}
+	removed, err := live.ClearOutput(cfg)
+	switch {
+	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
+		return exitUsage, usagef("run: --out %s: not a directory", *out)
+	case errors.Is(err, live.ErrOutputNotDir):
+		return exitUsage, usagef("run: the config's output %s: not a directory", cfg.Output)
+	case err != nil:
+		return exitUsage, fmt.Errorf("run: %w", err)
+	case len(removed) > 0:
+		names := strings.Join(removed, " ")
+		if len(removed) > 3 {
+			names = fmt.Sprintf("%s … %s (%d directories)", removed[0], removed[len(removed)-1], len(removed))
+		}
+		fmt.Fprintf(stderr, "%s: run: removed what an earlier run left in %s: %s\n", c.name(), cfg.OutputDir(), names)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(stdout, "ravel run %s: %s, scheduler %s, seed %d, %s\n",
@@ -77,14 +95,34 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	case errors.As(err, &ce):
 		return exitUsage, usagef("run: %v", err)
 	case ctx.Err() != nil:
+		// The iterations finished before the interrupt are reported as at a normal
+		// end; a violation among them makes the exit status 1, as check's does.
+		done := rep.Iterations
+		if err != nil && len(done) > 0 {
+			done = done[:len(done)-1] // the one interrupted
+		}
+		printRunSummary(stdout, rep, done, cfg, *replay, true)
 		fmt.Fprintf(stderr, "%s: run interrupted; every process stopped\n", c.name())
+		if rep.Violations > 0 {
+			return exitViolation, nil
+		}
 		return exitInterrupted, nil
 	case err != nil:
 		return exitUsage, fmt.Errorf("run: %w", err)
 	}
+	if printRunSummary(stdout, rep, rep.Iterations, cfg, *replay, false) {
+		return exitViolation, nil
+	}
+	return exitOK, nil
+}
+
+// printRunSummary prints the total line over the iterations done (marked when the run
+// was interrupted), the replay's tally, and the first violation; it reports whether
+// there was one.
+func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationReport, cfg *live.Config, replay string, interrupted bool) bool {
 	var total live.Counts
 	var faults live.FaultCounts
-	for _, ir := range rep.Iterations {
+	for _, ir := range done {
 		total.Intercepted += ir.Net.Intercepted
 		total.Delivered += ir.Net.Delivered
 		total.Dropped += ir.Net.Dropped
@@ -97,21 +135,25 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		faults.Partition += ir.Faults.Partition
 		faults.Heal += ir.Faults.Heal
 	}
-	fmt.Fprintf(stdout, "total: %s, %d not linearizable; messages %d intercepted, %d delivered, %d dropped, %d cut, %d refused, %d held at the end; faults: %d drop, %d crash, %d restart, %d partition, %d heal; seed %d\n",
-		plural(len(rep.Iterations), "iteration"), rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused, total.Held,
+	mark := ""
+	if interrupted {
+		mark = " (then interrupted)"
+	}
+	fmt.Fprintf(stdout, "total: %s%s, %d not linearizable; messages %d intercepted, %d delivered, %d dropped, %d cut, %d refused, %d held at the end; faults: %d drop, %d crash, %d restart, %d partition, %d heal; seed %d\n",
+		plural(len(done), "iteration"), mark, rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused, total.Held,
 		faults.Drop, faults.Crash, faults.Restart, faults.Partition, faults.Heal, rep.Seed)
 	if cfg.Replay != nil {
-		fmt.Fprintf(stdout, "replay of %s: the violation reproduced in %d of %d replays\n", *replay, rep.Violations, len(rep.Iterations))
+		fmt.Fprintf(stdout, "replay of %s: the violation reproduced in %d of %d replays\n", replay, rep.Violations, len(done))
 	}
-	if rep.Violations > 0 {
-		for _, ir := range rep.Iterations {
-			if ir.Result.Verdict.String() == "not-linearizable" {
-				fmt.Fprintf(stdout, "\nviolation in iteration %d (history, events, node logs in %s):\n%s",
-					ir.Run, ir.Dir, live.RenderViolation(ir.History, ir.Result))
-				break
-			}
+	if rep.Violations == 0 {
+		return false
+	}
+	for _, ir := range done {
+		if ir.Verdict == wgl.NotLinearizable {
+			fmt.Fprintf(stdout, "\nviolation in iteration %d (history, events, node logs in %s):\n%s",
+				ir.Run, ir.Dir, live.RenderViolation(ir.History, ir.Result))
+			break
 		}
-		return exitViolation, nil
 	}
-	return exitOK, nil
+	return true
 }

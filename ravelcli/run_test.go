@@ -46,7 +46,7 @@ func TestRunBadConfigs(t *testing.T) {
 		name, yaml, script, want string
 	}{
 		{"malformed YAML", "nodes: [count: 3\n", "", "malformed YAML"},
-		{"unknown field", "nodes:\n  count: 3\n  comand: [./node.sh]\n", "", "field comand not found"},
+		{"unknown field", "nodes:\n  count: 3\n  comand: [./node.sh]\n", "", `line 3: unknown key "comand" in nodes (valid: count, command,`},
 		{"missing script", "nodes:\n  count: 3\n  command: [./missing.sh]\n", "", "nodes.command[0]: "},
 		{"no command", "nodes:\n  count: 3\n", "", "nodes.command: missing"},
 		{"bad count", "nodes:\n  count: 0\n  command: [./node.sh]\n", pidScript, "nodes.count"},
@@ -193,6 +193,140 @@ output: out
 		}
 		if alive := live.Alive([]int{pid}); len(alive) > 0 {
 			t.Errorf("node process %d is alive after the interrupt", pid)
+		}
+	}
+}
+
+// kvnodeConfig builds examples/kvnode into a directory of its own and writes there a copy
+// of its ravel.yaml (stale reads on) with each old string replaced by its new one.
+func kvnodeConfig(t *testing.T, replace ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "kvnode"), "github.com/ravelmc/ravel/examples/kvnode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile("../examples/kvnode/ravel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml := string(b)
+	for i := 0; i+1 < len(replace); i += 2 {
+		if !strings.Contains(yaml, replace[i]) {
+			t.Fatalf("examples/kvnode/ravel.yaml lacks %q", replace[i])
+		}
+		yaml = strings.ReplaceAll(yaml, replace[i], replace[i+1])
+	}
+	path := filepath.Join(dir, "ravel.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRunCtrlCAfterViolation interrupts a run that has found a violation and goes on
+// (stop_on_violation: false): it prints its total line, marked interrupted, and the
+// violation, and exits 1 as check does; it used to exit 130 with no summary.
+func TestRunCtrlCAfterViolation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	path := kvnodeConfig(t, "stop_on_violation: true", "stop_on_violation: false", "iterations: 5", "iterations: 1000")
+	outFile := filepath.Join(t.TempDir(), "stdout")
+	f, err := os.Create(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := exec.Command(ravelBinary(t), "run", "--seed", "3", path)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = f, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// Wait for the first violation; the fallback only keeps a broken run from hanging.
+	for i := 0; ; i++ {
+		b, err := os.ReadFile(outFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "): not-linearizable") {
+			break
+		}
+		if i == 6000 {
+			t.Fatalf("no violation found after a minute; stdout:\n%s", b)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	b, rerr := os.ReadFile(outFile)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	stdout := string(b)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitViolation {
+		t.Fatalf("ravel run after a violation and SIGINT: %v, want exit %d\nstdout: %s\nstderr: %s", err, exitViolation, stdout, stderr.String())
+	}
+	for _, want := range []string{"total: ", " iterations (then interrupted), ", "violation in iteration ", "cannot follow"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr.String(), "run interrupted; every process stopped") {
+		t.Errorf("stderr %q does not say the run was interrupted", stderr.String())
+	}
+}
+
+// TestRunOutputUsedBefore: ravel run removes the iter-NNN directories an earlier run
+// left in its output directory, says so in one line, and leaves anything else; an
+// --out that is a file is refused before anything starts. The stale directories used to
+// stay beside the new ones, and a file gave "unlinkat …/iter-000: not a directory".
+func TestRunOutputUsedBefore(t *testing.T) {
+	path := writeConfig(t, "nodes:\n  count: 1\n  command: [/bin/sh, -c, 'exit 7']\n  start_timeout: 5s\noutput: out\n", "")
+	out := filepath.Join(filepath.Dir(path), "out")
+	for _, d := range []string{"iter-003", "iter-004", "mine"} {
+		if err := os.MkdirAll(filepath.Join(out, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "ro.json")
+	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		wantStderr string
+		wantStdout bool
+	}{
+		{"stale iterations", []string{"run", path}, "run: removed what an earlier run left in " + out + ": iter-003 iter-004\n", true},
+		{"--out a file", []string{"run", "--out", file, path}, "run: --out " + file + ": not a directory", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(tc.args, &stdout, &stderr); code != exitUsage {
+				t.Errorf("exit %d, want %d (the node exits at once)", code, exitUsage)
+			}
+			if !strings.Contains(stderr.String(), tc.wantStderr) {
+				t.Errorf("stderr %q lacks %q", stderr.String(), tc.wantStderr)
+			}
+			if got := stdout.Len() > 0; got != tc.wantStdout {
+				t.Errorf("stdout %q; want something: %v", stdout.String(), tc.wantStdout)
+			}
+		})
+	}
+	for _, name := range []string{"iter-003", "iter-004"} {
+		if _, err := os.Stat(filepath.Join(out, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %v, want removed", name, err)
+		}
+	}
+	for _, name := range []string{"iter-000", "mine"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("%s: %v, want kept", name, err)
 		}
 	}
 }

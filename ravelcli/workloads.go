@@ -3,6 +3,7 @@ package ravelcli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -34,7 +35,17 @@ func checkWorkloads(ctx context.Context, stdout, stderr io.Writer, sys model.Sys
 		// One checkpoint directory holds one search; a workload set is many.
 		return 0, usagef("check: --workloads runs one search per workload and cannot be checkpointed; drop --checkpoint/--resume")
 	}
-	ws := g.For(&sys)
+	ws, err := g.ForContext(ctx, &sys)
+	var size *workloads.SizeError
+	switch {
+	case errors.As(err, &size):
+		return 0, usagef("check: --workloads %v", err)
+	case err != nil && ctx.Err() != nil:
+		fmt.Fprintf(stderr, "%s: interrupted while generating the workloads\n", f.prog)
+		return exitInterrupted, nil
+	case err != nil:
+		return 0, fmt.Errorf("check %s: %w", info.System, err)
+	}
 	out, err := workloads.Check(ctx, sys, ws, nil, opts)
 	if err != nil {
 		return 0, fmt.Errorf("check %s: %w", info.System, err)

@@ -37,6 +37,44 @@ func TestCheckWorkloads(t *testing.T) {
 	}
 }
 
+// TestCheckWorkloadsTooMany: a generator above the limit is refused (exit 2) before
+// anything is generated, with its count and what to lower; the probe's
+// all:ops=1000,clients=1000 ran the machine out of memory instead.
+func TestCheckWorkloadsTooMany(t *testing.T) {
+	for _, tc := range []struct{ gen, want string }{
+		{"all:ops=1000,clients=1000", "check: --workloads all:ops=1000,clients=1000 makes more than 10^"},
+		{"all:ops=14,clients=2", "check: --workloads all:ops=14,clients=2 makes 425,986 workloads over 2 inputs and 2 actors; the limit is 100,000: lower ops or clients"},
+		{"random:n=1000000", "makes 1,000,000 workloads; the limit is 100,000: lower n"},
+	} {
+		t.Run(tc.gen, func(t *testing.T) {
+			code, stdout, stderr := runRavel("check", "register", "--workloads", tc.gen, "--max-schedules", "1", "--quiet")
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, exitUsage, tc.want)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+		})
+	}
+}
+
+// TestMaxSchedulesHelpSaysPerWorkload: with --workloads, --max-schedules is each
+// workload's budget (34 workloads × 500 schedules), and the help says so.
+func TestMaxSchedulesHelpSaysPerWorkload(t *testing.T) {
+	code, stdout, stderr := runRavel("check", "-h")
+	if code != exitOK {
+		t.Fatalf("check -h: exit %d, stderr %s", code, stderr)
+	}
+	_, help, ok := strings.Cut(stdout, "-max-schedules int\n")
+	if !ok {
+		t.Fatalf("check -h does not list --max-schedules:\n%s", stdout)
+	}
+	help, _, _ = strings.Cut(help, "\n")
+	if !strings.Contains(help, "with --workloads, this many for each workload") {
+		t.Errorf("--max-schedules help %q does not say it is per workload", help)
+	}
+}
+
 func TestCheckHTML(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "r.html")
 	code, _, stderr := runRavel("check", "register-buggy", "--quiet", "--html", page)

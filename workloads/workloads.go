@@ -90,19 +90,44 @@ func Parse(s string) (Generator, error) {
 	return g, nil
 }
 
-// Generate lists the workloads, in a fixed order.
+// Generate lists the workloads, in a fixed order. It holds them all in memory and has
+// no size limit: for a generator read from input, call CheckSize first, or use
+// GenerateContext, which does.
 func (g Generator) Generate() []Workload {
+	ws, _ := g.generate(context.Background()) // a background context never ends
+	return ws
+}
+
+// GenerateContext is Generate for a generator that may come from input: it returns a
+// *SizeError, before generating anything, when g makes more than MaxWorkloads workloads
+// or MaxOperations operations, and ctx's error when ctx ends first.
+func (g Generator) GenerateContext(ctx context.Context) ([]Workload, error) {
+	if err := g.CheckSize(); err != nil {
+		return nil, err
+	}
+	return g.generate(ctx)
+}
+
+// generate is Generate, stopping with ctx's error when ctx ends.
+func (g Generator) generate(ctx context.Context) ([]Workload, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if g.Actors < 1 {
 		g.Actors = 1
 	}
 	if g.Alphabet < 1 {
-		return nil
+		return nil, nil
 	}
-	var out []Workload
-	name := func(i int) string { return g.String() + "#" + strconv.Itoa(i) }
 	if g.Random {
+		var out []Workload
 		r := rand.New(rand.NewPCG(uint64(g.Seed), 0x7261766c))
 		for i := range g.N {
+			if i%1024 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			c := 1 + r.IntN(min(g.Clients, g.Ops))
 			m := c + r.IntN(g.Ops-c+1)
 			ops := make([][]int, c)
@@ -113,39 +138,75 @@ func (g Generator) Generate() []Workload {
 				}
 				ops[cl] = append(ops[cl], r.IntN(g.Alphabet))
 			}
-			out = append(out, Workload{Name: name(i), Ops: ops})
+			out = append(out, Workload{Name: g.name(i), Ops: ops})
 		}
-		return out
+		return out, nil
 	}
-	var cur [][]int
-	var rec func(budget int)
-	rec = func(budget int) {
-		if len(cur) > 0 && g.canonical(cur) {
-			ops := make([][]int, len(cur))
-			for i, l := range cur {
-				ops[i] = slices.Clone(l)
-			}
-			out = append(out, Workload{Name: name(len(out)), Ops: ops})
-		}
-		if len(cur) == g.Clients {
-			return
-		}
-		for _, w := range words(g.Alphabet, budget) {
-			cur = append(cur, w)
-			rec(budget - len(w))
-			cur = cur[:len(cur)-1]
-		}
+	e := &enumeration{g: g, ctx: ctx}
+	if e.clients(g.Ops); e.err != nil {
+		return nil, e.err
 	}
-	rec(g.Ops)
-	return out
+	return e.out, nil
 }
 
-// canonical reports whether the clients of each actor have their operation lists in
-// order: of the workloads that differ by a permutation of interchangeable clients, only
-// that one is kept.
-func (g Generator) canonical(ops [][]int) bool {
-	for i := g.Actors; i < len(ops); i++ {
-		if compare(ops[i-g.Actors], ops[i]) > 0 {
+func (g Generator) name(i int) string { return g.String() + "#" + strconv.Itoa(i) }
+
+// enumeration lists the workloads of an exhaustive generator: the clients' words, each
+// nonempty and in the order of a depth-first walk (a word before its extensions), the
+// whole within the budget of operations. Only canonical workloads are visited: a client
+// whose word would sort before that of the previous client of its actor is skipped with
+// everything after it, since no extension of a workload that is not canonical is.
+type enumeration struct {
+	g      Generator
+	ctx    context.Context
+	cur    [][]int // the clients' words so far
+	out    []Workload
+	err    error
+	visits int
+}
+
+// clients emits the current workload, then extends it by one more client's word within
+// budget operations; false means stop (ctx ended).
+func (e *enumeration) clients(budget int) bool {
+	if len(e.cur) > 0 {
+		ops := make([][]int, len(e.cur))
+		for i, l := range e.cur {
+			ops[i] = slices.Clone(l)
+		}
+		e.out = append(e.out, Workload{Name: e.g.name(len(e.out)), Ops: ops})
+	}
+	if len(e.cur) >= e.g.Clients || budget < 1 {
+		return true
+	}
+	var prev []int // the previous client of the new client's actor
+	if i := len(e.cur); i >= e.g.Actors {
+		prev = e.cur[i-e.g.Actors]
+		if len(prev) > budget {
+			return true // every word within budget sorts before prev
+		}
+	}
+	e.cur = append(e.cur, nil)
+	ok := e.words(make([]int, 0, budget), budget, prev)
+	e.cur = e.cur[:len(e.cur)-1]
+	return ok
+}
+
+// words walks the extensions of w of at most budget letters, depth first, giving each
+// that does not sort before prev to the last client.
+func (e *enumeration) words(w []int, budget int, prev []int) bool {
+	for x := range e.g.Alphabet {
+		if e.visits++; e.visits%4096 == 0 && e.ctx.Err() != nil {
+			e.err = e.ctx.Err()
+			return false
+		}
+		w := append(w, x)
+		if prev == nil || compare(prev, w) <= 0 {
+			e.cur[len(e.cur)-1] = w
+			if !e.clients(budget - len(w)) {
+				return false
+			}
+		}
+		if len(w) < budget && !e.words(w, budget, prev) {
 			return false
 		}
 	}
@@ -157,28 +218,6 @@ func compare(a, b []int) int {
 		return c
 	}
 	return slices.Compare(a, b)
-}
-
-// words lists every nonempty word of at most n letters over an alphabet of size a.
-func words(a, n int) [][]int {
-	var out [][]int
-	var cur []int
-	var rec func()
-	rec = func() {
-		if len(cur) > 0 {
-			out = append(out, slices.Clone(cur))
-		}
-		if len(cur) == n {
-			return
-		}
-		for x := range a {
-			cur = append(cur, x)
-			rec()
-			cur = cur[:len(cur)-1]
-		}
-	}
-	rec()
-	return out
 }
 
 // Apply returns sys with its harness replaced by w's, over the alphabet.
@@ -277,7 +316,10 @@ func Lookup(sys model.System, name string) (model.System, Workload, error) {
 	}
 	alphabet := sys.Harness.Alphabet()
 	g.Actors, g.Alphabet = len(sys.Actors), len(alphabet)
-	ws := g.Generate()
+	ws, err := g.GenerateContext(context.Background())
+	if err != nil {
+		return sys, Workload{}, fmt.Errorf("workload %q: %w", name, err)
+	}
 	if i >= len(ws) {
 		return sys, Workload{}, fmt.Errorf("workload %q: %s generates only %d workloads", name, gen, len(ws))
 	}
@@ -286,7 +328,20 @@ func Lookup(sys model.System, name string) (model.System, Workload, error) {
 }
 
 // For returns the generator's workloads for sys: its actors and its harness's alphabet.
+// Like Generate, it has no size limit; ForContext has.
 func (g Generator) For(sys *model.System) []Workload {
+	return g.Over(sys).Generate()
+}
+
+// Over returns g with sys's actors and its harness's alphabet: the generator whose
+// CheckSize and Count are those of For(sys).
+func (g Generator) Over(sys *model.System) Generator {
 	g.Actors, g.Alphabet = len(sys.Actors), len(sys.Harness.Alphabet())
-	return g.Generate()
+	return g
+}
+
+// ForContext is For with GenerateContext's size limit and cancellation: a *SizeError
+// before any workload is made when there would be too many, ctx's error when it ends.
+func (g Generator) ForContext(ctx context.Context, sys *model.System) ([]Workload, error) {
+	return g.Over(sys).GenerateContext(ctx)
 }
