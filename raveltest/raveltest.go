@@ -173,7 +173,11 @@ func explore(sys model.System, c config) (*explorer.Result, *failingWorkload, er
 		res, err := explorer.Run(context.Background(), sys, c.opts)
 		return res, nil, err
 	}
-	out, err := workloads.Check(context.Background(), sys, c.gen.For(&sys), nil, c.opts)
+	ws, err := c.gen.ForContext(context.Background(), &sys)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := workloads.Check(context.Background(), sys, ws, nil, c.opts)
 	if err != nil {
 		return nil, nil, err
 	}

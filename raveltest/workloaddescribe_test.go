@@ -102,3 +102,15 @@ func TestWorkloadHeaderNamesTheFailingWorkload(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkloadsTooManyAreRefused: raveltest.Workloads refuses a generator of more
+// workloads than the limit before generating any, as check --workloads does; it built
+// them all in memory, without bound.
+func TestWorkloadsTooManyAreRefused(t *testing.T) {
+	sys := model.System{Name: "cell", Actors: []model.Actor{&cell{}}, Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1)), model.Calls(0, specs.Read()))}
+	r := &recorder{TB: t}
+	raveltest.Check(r, sys, raveltest.Dir(t.TempDir()), raveltest.Workloads(workloads.Generator{Clients: 1000, Ops: 1000}))
+	if !r.fatal || len(r.errors) != 1 || !strings.Contains(r.errors[0], "the limit is 100,000") {
+		t.Errorf("fatal %v, errors %q; want one fatal error giving the limit", r.fatal, r.errors)
+	}
+}
