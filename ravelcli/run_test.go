@@ -271,7 +271,7 @@ func TestRunCtrlCAfterViolation(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != exitViolation {
 		t.Fatalf("ravel run after a violation and SIGINT: %v, want exit %d\nstdout: %s\nstderr: %s", err, exitViolation, stdout, stderr.String())
 	}
-	for _, want := range []string{"total: ", " iterations (then interrupted), ", "violation in iteration ", "cannot follow"} {
+	for _, want := range []string{"total: ", " (then interrupted), ", "violation in iteration ", "cannot follow"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}

@@ -63,7 +63,7 @@ func TestExplanationTellsOutputsApart(t *testing.T) {
 			if err != nil || res.First == nil {
 				t.Fatalf("no violation: %v", err)
 			}
-			p, err := report.NewPage(&sys, "cas-cell", "VIOLATION", nil, res.First.Steps)
+			p, err := report.NewPage(&sys, "cas-cell", "VIOLATION", nil, res.First.Steps, false)
 			if err != nil {
 				t.Fatal(err)
 			}
