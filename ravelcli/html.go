@@ -1,6 +1,7 @@
 package ravelcli
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -38,7 +39,7 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 	if err != nil {
 		return err
 	}
-	return report.WriteHTMLFile(path, p)
+	return writeHTML(path, p)
 }
 
 // htmlFlag takes "--html PAGE" (or -html, =PAGE) out of args, for the commands whose
@@ -75,5 +76,14 @@ func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.E
 	if err != nil {
 		return err
 	}
-	return report.WriteHTMLFile(page, p)
+	return writeHTML(page, p)
+}
+
+// writeHTML writes p's page to the output path (writeOutput).
+func writeHTML(path string, p report.Page) error {
+	var b bytes.Buffer
+	if err := report.WriteHTML(&b, p); err != nil {
+		return err
+	}
+	return writeOutput(path, b.Bytes())
 }
