@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -89,6 +88,11 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	return fs
 }
 
+// outputs are check's output files, in the order they are written.
+func (f *checkFlags) outputs() []namedPath {
+	return []namedPath{{"--out", f.out}, {"--histories", f.histories}, {"--html", f.html}}
+}
+
 func (c *catalog) printCheckUsage(fs *flag.FlagSet, w io.Writer) {
 	c.printHelp(w, fmt.Sprintf("Usage: ravel check SYSTEM [flags]\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
 }
@@ -126,6 +130,10 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	entry, err := c.lookup(pos[0])
 	if err != nil {
 		return 0, usagef("check: %v", err)
+	}
+	outputs := f.outputs()
+	if err := checkOutputs("check", outputs, []namedPath{{"--checkpoint", f.ckpt.dir}, {"--resume", f.ckpt.resume}, {"--visited-dir", f.visitedDir}}); err != nil {
+		return 0, err
 	}
 	if f.harness == "" {
 		f.harness = entry.Harnesses[0]
@@ -233,12 +241,8 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 			fmt.Fprintln(stderr, progressLine(f.prog, s, opts.StateCaching, anon))
 		}
 	}
-	for _, o := range []struct{ flag, path string }{{"--out", f.out}, {"--histories", f.histories}, {"--html", f.html}} {
-		if o.path != "" {
-			if err := prepareOutput("check: "+o.flag, o.path); err != nil {
-				return 0, err
-			}
-		}
+	if err := prepareOutputs("check", outputs); err != nil {
+		return 0, err
 	}
 	ctx, stop := interruptContext(stderr, c.name())
 	defer stop()
@@ -353,7 +357,7 @@ func writeHistories(path string, sys *model.System, res *explorer.Result) error 
 		buf.WriteString(l)
 		buf.WriteByte('\n')
 	}
-	return os.WriteFile(path, []byte(buf.String()), 0o644)
+	return writeOutput(path, []byte(buf.String()))
 }
 
 // completeSearchHint points a user whose search without state caching stopped at a
@@ -512,7 +516,12 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if !v.Replayed {
 		fmt.Fprintf(w, "\n%s\n", report.NotReplayedWarning)
 	}
-	if out != "" {
+	switch {
+	case out == "":
+	case !outputIsFile(out):
+		// A terminal, a pipe, a device: what was written there cannot be read back by name.
+		fmt.Fprintf(w, "\nwritten to %s\n", out)
+	default:
 		fmt.Fprintf(w, "\nsaved to %s; re-run it with: %s replay %s\n", out, r.prog, out)
 	}
 }

@@ -91,7 +91,7 @@ func (c *catalog) run(args []string, stdout, stderr io.Writer) int {
 	case "check":
 		code, err = c.cmdCheck(args[1:], stdout, stderr)
 	case "replay":
-		code, err = c.cmdReplay(args[1:], stdout)
+		code, err = c.cmdReplay(args[1:], stdout, stderr)
 	case "bench":
 		code, err = c.cmdBench(args[1:], stdout, stderr)
 	case "deps":

@@ -1,6 +1,7 @@
 package ravelcli
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/ravelmc/ravel/explorer"
@@ -37,7 +38,7 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 	if err != nil {
 		return err
 	}
-	return report.WriteHTMLFile(path, p)
+	return writeHTML(path, p)
 }
 
 // writeReplayHTML is replay --html; reflective says the schedule's event identities are
@@ -54,5 +55,14 @@ func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.E
 	if err != nil {
 		return err
 	}
-	return report.WriteHTMLFile(page, p)
+	return writeHTML(page, p)
+}
+
+// writeHTML writes p's page to the output path (writeOutput).
+func writeHTML(path string, p report.Page) error {
+	var b bytes.Buffer
+	if err := report.WriteHTML(&b, p); err != nil {
+		return err
+	}
+	return writeOutput(path, b.Bytes())
 }

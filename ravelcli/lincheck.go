@@ -1,6 +1,7 @@
 package ravelcli
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -8,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -195,6 +195,14 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	if len(files) == 0 {
 		return 0, usagef("lincheck needs at least one history file (see ravel lincheck -h)")
 	}
+	inputs := make([]namedPath, len(files))
+	for i, name := range files {
+		inputs[i] = namedPath{"the history file", name}
+	}
+	outputs := []namedPath{{"--out", f.out}, {"--html", f.html}}
+	if err := checkOutputs("lincheck", outputs, inputs); err != nil {
+		return 0, err
+	}
 	f.memMax = defaultMemLimit()
 	if f.memSize != "" {
 		if f.memMax, err = visited.ParseSize(f.memSize); err != nil {
@@ -207,10 +215,8 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	// The collector works harder as the limit nears, so that garbage is not mistaken
 	// for memory the check needs.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(f.memMax))
-	if f.out != "" {
-		if err := prepareOutput("lincheck: --out", f.out); err != nil {
-			return 0, err
-		}
+	if err := prepareOutputs("lincheck", outputs); err != nil {
+		return 0, err
 	}
 	ctx, stop := interruptContext(stderr, c.name())
 	defer stop()
@@ -258,6 +264,7 @@ func lincheck[S, I, O comparable](
 	var violations []json.RawMessage
 	var n lincheckCounts
 	var late []error
+	var page []byte // --html's: the first violation's, or the first file's
 	for i, name := range files {
 		if ctx.Err() != nil {
 			results[i] = lincheckResult{File: name, Verdict: "unknown", Error: "interrupted before it was checked"}
@@ -319,10 +326,19 @@ func lincheck[S, I, O comparable](
 			printLincheck(stdout, spec, name, ops, res, elapsed, f.timeout, ctx.Err() != nil)
 		}
 		if f.html != "" && (i == 0 || res.Verdict == wgl.NotLinearizable && n.bad == 1) {
-			page := report.NewHistoryPage("ravel lincheck "+name, res.Verdict.String(), [][2]string{{"file", name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
-			if err := report.WriteHTMLFile(f.html, page); err != nil {
+			p := report.NewHistoryPage("ravel lincheck "+name, res.Verdict.String(), [][2]string{{"file", name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
+			var b bytes.Buffer
+			if err := report.WriteHTML(&b, p); err != nil {
 				late = append(late, fmt.Errorf("lincheck: --html: %w", err))
+			} else {
+				page = b.Bytes()
 			}
+		}
+	}
+	// Written once, at the end: a pipe or a terminal given to --html gets one page.
+	if page != nil {
+		if err := writeOutput(f.html, page); err != nil {
+			late = append(late, fmt.Errorf("lincheck: --html: %w", err))
 		}
 	}
 	if f.json {
@@ -492,5 +508,5 @@ func writeViolations(path, spec string, violations []json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return writeOutput(path, append(b, '\n'))
 }

@@ -10,11 +10,12 @@ import (
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/wgl"
 )
 
-func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
+func (c *catalog) cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -32,6 +33,10 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 		return 0, usagef("replay needs exactly one FILE, written by ravel check --out FILE or raveltest (- for standard input), got %d arguments (see ravel replay -h)", len(args))
 	}
 	path := args[0]
+	outputs := []namedPath{{"--html", html}}
+	if err := checkOutputs("replay", outputs, []namedPath{{"the violation file", path}}); err != nil {
+		return 0, err
+	}
 	in, err := openInput(path)
 	if err != nil {
 		return 0, usagef("replay: %v", err)
@@ -49,6 +54,11 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
+	// Checked before the replay, as check checks its files before the search: a replay
+	// that ends by failing to save its page would lose its verdict's exit status.
+	if err := prepareOutputs("replay", outputs); err != nil {
+		return 0, err
+	}
 	// The event identities are those of the run's fingerprint: the reflective one's for a
 	// file check --reflective wrote.
 	ex, err := explorer.Replay(sys, ids, vf.Run.Reflective)
@@ -57,18 +67,32 @@ func (c *catalog) cmdReplay(args []string, stdout io.Writer) (int, error) {
 	}
 	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %s\n", path, vf.Run.System, harness, vf.Run.Agents, plural(len(ex.Steps), "step"))
 	fmt.Fprintf(stdout, "\n%s", report.TextMode(&sys, ex.Steps, ex.Events, vf.Run.Reflective))
+	code, err := replayVerdict(stdout, &sys, vf, path, ex)
 	if html != "" {
-		if err := writeReplayHTML(html, &sys, path, ex, vf.Run.Reflective); err != nil {
-			return 0, usagef("replay: --html: %v", err)
+		if herr := writeReplayHTML(html, &sys, path, ex, vf.Run.Reflective); herr != nil {
+			// Told after the verdict, which keeps its exit status (lateFailure).
+			herr = fmt.Errorf("replay: --html: %w", herr)
+			if err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", c.name(), herr)
+				return code, err
+			}
+			return lateFailure(stderr, c.name(), code, herr), nil
 		}
 	}
+	return code, err
+}
+
+// replayVerdict compares the replay ex with the violation file vf read from path, prints
+// the verdict and returns the exit status (or a usage error for a replay that does not
+// reproduce the file).
+func replayVerdict(stdout io.Writer, sys *model.System, vf violationFile, path string, ex *explorer.Execution) (int, error) {
 	// What the file says happened must be what happens: the same deliveries, history,
 	// failure and final state.
 	var differ []string
-	if !sameDeliveries(newStepsJSON(&sys, ex.Steps), vf.Violation.Steps) {
+	if !sameDeliveries(newStepsJSON(sys, ex.Steps), vf.Violation.Steps) {
 		differ = append(differ, "the deliveries")
 	}
-	if !reflect.DeepEqual(newHistoryJSON(&sys, ex.Events), vf.Violation.History) {
+	if !reflect.DeepEqual(newHistoryJSON(sys, ex.Events), vf.Violation.History) {
 		differ = append(differ, "the history")
 	}
 	if fp := fmt.Sprintf("%016x", ex.Fingerprint); fp != vf.Fingerprint {

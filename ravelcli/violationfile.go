@@ -16,7 +16,11 @@ func scheduleDigest(info runInfo, ids []uint64) string { return report.ScheduleD
 // writeViolation writes vj, the report of v found by the run info describes, for ravel
 // replay.
 func writeViolation(path string, info runInfo, v *explorer.Violation, vj violationJSON) error {
-	return report.WriteFile(path, info, vj, v.Fingerprint)
+	b, err := report.Marshal(info, vj, v.Fingerprint)
+	if err != nil {
+		return err
+	}
+	return writeOutput(path, b)
 }
 
 // readViolationFile reads and checks a violation file (report.Read) and returns the

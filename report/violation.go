@@ -214,15 +214,25 @@ func NewFile(info RunInfo, v Violation, fingerprint uint64) (File, error) {
 // WriteFile writes the counterexample v of the run info, whose schedule ends in the
 // state with the given fingerprint, to path, in the format Read and `ravel replay` read.
 func WriteFile(path string, info RunInfo, v Violation, fingerprint uint64) error {
-	f, err := NewFile(info, v, fingerprint)
+	b, err := Marshal(info, v, fingerprint)
 	if err != nil {
 		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// Marshal is what WriteFile writes: the file's bytes, for a caller that writes them
+// itself.
+func Marshal(info RunInfo, v Violation, fingerprint uint64) ([]byte, error) {
+	f, err := NewFile(info, v, fingerprint)
+	if err != nil {
+		return nil, err
 	}
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return append(b, '\n'), nil
 }
 
 // MaxFileSize bounds what Read reads: a violation file of a sensible run is a few
