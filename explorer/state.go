@@ -132,6 +132,9 @@ type executor struct {
 	// shared caches snapshot.MayHoldPointer of the types of delivered messages: a
 	// handler can change such a message where every schedule that delivers it sees it.
 	shared map[reflect.Type]bool
+	// hashable holds the types of the messages sent so far that passed
+	// snapshot.Mode.CheckHashable.
+	hashable map[reflect.Type]bool
 }
 
 // sharesMemory reports whether a handler could change msg in place, so that deliver
@@ -150,6 +153,41 @@ func (x *executor) sharesMemory(msg any) bool {
 		x.shared[t] = m
 	}
 	return m
+}
+
+// checkMessage reports a message self sent that cannot be fingerprinted (a func, a
+// channel), naming its part and what to change, where hashing it would panic with less
+// to go on. A type that passes snapshot.Mode.CheckHashable is not checked again (a later
+// message whose interfaces hold something else is caught by the hash itself). One that
+// does not is hashed on trial each time: a nil func hashes as nothing, and is no finding.
+func (x *executor) checkMessage(self model.ID, msg any) *failure {
+	t := reflect.TypeOf(msg)
+	if t == nil || x.hashable[t] {
+		return nil
+	}
+	err := x.mode.CheckHashable(msg)
+	if err == nil {
+		if x.hashable == nil {
+			x.hashable = map[reflect.Type]bool{}
+		}
+		x.hashable[t] = true
+		return nil
+	}
+	if x.hashes(msg) {
+		return nil
+	}
+	return &failure{kind: "panic", msg: fmt.Sprintf("%s sent a %T, which cannot be fingerprinted: %v", x.sys.ActorName(self), msg, err)}
+}
+
+// hashes reports whether hashing v ends without a panic.
+func (x *executor) hashes(v any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	x.hashValue(v)
+	return true
 }
 
 // failure is a finding made while running a step: a panic or an ill-typed response.
@@ -477,9 +515,15 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 	for i, e := range x.ctx.Effects() {
 		switch e.Kind {
 		case model.EffectSend:
+			if f := x.checkMessage(self, e.Msg); f != nil {
+				return log, f
+			}
 			ch := x.contentHash(dpor.Message, self, e.To, "", x.hashValue(e.Msg))
 			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Message, From: self, To: e.To, Msg: e.Msg, Parent: depth}, chash: ch}))
 		case model.EffectSetTimer:
+			if f := x.checkMessage(self, e.Msg); f != nil {
+				return log, f
+			}
 			x.cancel(n, self, e.Name)
 			ch := x.contentHash(dpor.Timer, self, self, e.Name, x.hashValue(e.Msg))
 			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Timer, From: self, To: self, Msg: e.Msg, Timer: e.Name, Parent: depth}, chash: ch}))
