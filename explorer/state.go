@@ -18,6 +18,9 @@ type pending struct {
 	ev    dpor.Event
 	chash uint64          // content: kind, sender, receiver, timer name, payload
 	req   model.RequestID // the operation, when ev.Kind is dpor.Request
+	// mhash is the payload's hash when it was sent (0: not kept), against which deliver
+	// checks that the receiving handler left the message as it was.
+	mhash uint64
 }
 
 // client is a client's progress: how many of its requests were delivered (invoked) and
@@ -463,9 +466,9 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 		return n, log, &failure{kind: "panic", msg: "copying " + x.sys.ActorName(p.ev.To) + ": " + err.Error()}
 	}
 	env := model.Envelope{From: p.ev.From, To: p.ev.To, Msg: p.ev.Msg, Timer: p.ev.Timer}
-	var before uint64
+	before := p.mhash
 	shared := x.sharesMemory(p.ev.Msg)
-	if shared {
+	if shared && before == 0 { // a client's request: not sent by a handler
 		before = x.hashValue(p.ev.Msg)
 	}
 	if f := x.run(func() { actor.Receive(x.ctx, env) }, p.ev.To); f != nil {
@@ -518,15 +521,17 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 			if f := x.checkMessage(self, e.Msg); f != nil {
 				return log, f
 			}
-			ch := x.contentHash(dpor.Message, self, e.To, "", x.hashValue(e.Msg))
-			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Message, From: self, To: e.To, Msg: e.Msg, Parent: depth}, chash: ch}))
+			mh := x.hashValue(e.Msg)
+			ch := x.contentHash(dpor.Message, self, e.To, "", mh)
+			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Message, From: self, To: e.To, Msg: e.Msg, Parent: depth}, chash: ch, mhash: mh}))
 		case model.EffectSetTimer:
 			if f := x.checkMessage(self, e.Msg); f != nil {
 				return log, f
 			}
 			x.cancel(n, self, e.Name)
-			ch := x.contentHash(dpor.Timer, self, self, e.Name, x.hashValue(e.Msg))
-			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Timer, From: self, To: self, Msg: e.Msg, Timer: e.Name, Parent: depth}, chash: ch}))
+			mh := x.hashValue(e.Msg)
+			ch := x.contentHash(dpor.Timer, self, self, e.Name, mh)
+			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Timer, From: self, To: self, Msg: e.Msg, Timer: e.Name, Parent: depth}, chash: ch, mhash: mh}))
 		case model.EffectCancelTimer:
 			x.cancel(n, self, e.Name)
 		case model.EffectFail:
