@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"reflect"
-	"runtime/debug"
 	"strings"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -201,7 +200,7 @@ func (x *executor) faultEvents(s *state, buf []dpor.Event, idx []int, deliv int)
 func (x *executor) stepFault(s *state, idx int, depth int, log []histories.Event) (n *state, out []histories.Event, fail *failure) {
 	defer func() {
 		if r := recover(); r != nil {
-			n, out, fail = s, log, &failure{kind: "panic", msg: fmt.Sprintf("in a fault event: %v", r), stack: string(debug.Stack())}
+			n, out, fail = s, log, x.stepPanic(r, "in a fault event")
 		}
 	}()
 	x.answered, x.returned = x.answered[:0], false
@@ -318,6 +317,7 @@ func (x *executor) restart(n, s *state, a int, depth int, log []histories.Event)
 		// The crashed state belongs to the snapshots of every schedule through it.
 		return n, log, &failure{kind: "panic", msg: "Restart of " + x.sys.ActorName(model.ID(a)) + " returned the crashed actor itself; it must return a new value, sharing no mutable memory with it"}
 	}
+	x.stepper, x.stepping = model.ID(a), actor
 	parent := dpor.Event{ID: faultID(tagRestart, uint64(a), uint64(n.faults.crashes)), To: model.ID(a), Parent: depth}
 	if st, ok := actor.(model.Starter); ok {
 		if f := x.run(func() { st.Start(x.ctx) }, model.ID(a)); f != nil {

@@ -135,9 +135,11 @@ type executor struct {
 	// shared caches snapshot.MayHoldPointer of the types of delivered messages: a
 	// handler can change such a message where every schedule that delivers it sees it.
 	shared map[reflect.Type]bool
-	// hashable holds the types of the messages sent so far that passed
-	// snapshot.Mode.CheckHashable.
-	hashable map[reflect.Type]bool
+	// stepper and stepping are the actor whose handler (or Restart and Start) the step
+	// runs and its new state, so that a value that cannot be fingerprinted is named
+	// (unhashable); stepping is nil when the step runs no handler.
+	stepper  model.ID
+	stepping model.Actor
 }
 
 // sharesMemory reports whether a handler could change msg in place, so that deliver
@@ -158,28 +160,46 @@ func (x *executor) sharesMemory(msg any) bool {
 	return m
 }
 
-// checkMessage reports a message self sent that cannot be fingerprinted (a func, a
-// channel), naming its part and what to change, where hashing it would panic with less
-// to go on. A type that passes snapshot.Mode.CheckHashable is not checked again (a later
-// message whose interfaces hold something else is caught by the hash itself). One that
-// does not is hashed on trial each time: a nil func hashes as nothing, and is no finding.
-func (x *executor) checkMessage(self model.ID, msg any) *failure {
-	t := reflect.TypeOf(msg)
-	if t == nil || x.hashable[t] {
-		return nil
+// unhashable names what a step handed to Ravel that cannot be fingerprinted, once
+// Mode.Hash has panicked with e: the first message, timer payload or answer among the
+// handler's effects whose hash panics, or else the actor's new state, with the part at
+// fault and what to change (Mode.CheckHashable); or "" when it finds none. Hashing runs
+// on every value anyway, so the path is looked for only here, where a run has already
+// failed; a func that is nil hashes as nothing and is no finding.
+func (x *executor) unhashable(e *snapshot.UnhashableError) string {
+	if x.stepping == nil { // no handler ran: x.ctx holds an earlier step's effects
+		return ""
 	}
-	err := x.mode.CheckHashable(msg)
-	if err == nil {
-		if x.hashable == nil {
-			x.hashable = map[reflect.Type]bool{}
+	name := x.sys.ActorName(x.stepper)
+	for _, ef := range x.ctx.Effects() {
+		var did string
+		switch ef.Kind {
+		case model.EffectSend:
+			did = fmt.Sprintf("sent a %T", ef.Msg)
+		case model.EffectSetTimer:
+			did = fmt.Sprintf("armed timer %q with a %T", ef.Name, ef.Msg)
+		case model.EffectRespond:
+			did = fmt.Sprintf("answered with a %T", ef.Msg)
+		default:
+			continue
 		}
-		x.hashable[t] = true
-		return nil
+		if !x.hashes(ef.Msg) {
+			return fmt.Sprintf("%s %s, which cannot be fingerprinted: %v", name, did, x.whyUnhashable(ef.Msg, e))
+		}
 	}
-	if x.hashes(msg) {
-		return nil
+	if !x.hashes(x.stepping) {
+		return fmt.Sprintf("%s's state cannot be fingerprinted after the step: %v", name, x.whyUnhashable(x.stepping, e))
 	}
-	return &failure{kind: "panic", msg: fmt.Sprintf("%s sent a %T, which cannot be fingerprinted: %v", x.sys.ActorName(self), msg, err)}
+	return ""
+}
+
+// whyUnhashable returns the path to the part of v that cannot be fingerprinted, or e when
+// Mode.CheckHashable finds none (a part it trusts, with a HashState method, met it).
+func (x *executor) whyUnhashable(v any, e error) error {
+	if err := x.mode.CheckHashable(v); err != nil {
+		return err
+	}
+	return e
 }
 
 // hashes reports whether hashing v ends without a panic.
@@ -191,6 +211,17 @@ func (x *executor) hashes(v any) (ok bool) {
 	}()
 	x.hashValue(v)
 	return true
+}
+
+// stepPanic is the finding of a panic on Ravel's side of a step, where lead says where:
+// a value the step handed over that cannot be fingerprinted is named (unhashable).
+func (x *executor) stepPanic(r any, lead string) *failure {
+	if e, ok := r.(*snapshot.UnhashableError); ok {
+		if msg := x.unhashable(e); msg != "" {
+			return &failure{kind: "panic", msg: msg}
+		}
+	}
+	return &failure{kind: "panic", msg: fmt.Sprintf("%s: %v", lead, r), stack: string(debug.Stack())}
 }
 
 // failure is a finding made while running a step: a panic or an ill-typed response.
@@ -423,12 +454,13 @@ func (x *executor) blockedFIFO(earlier []*pending, p *pending) bool {
 // func cannot be fingerprinted — and that too is a finding about the system.
 func (x *executor) step(s *state, k int, depth int, log []histories.Event) (n *state, out []histories.Event, fail *failure) {
 	x.sentTo = 0
+	x.stepping = nil
 	if k < 0 {
 		return x.stepFault(s, k, depth, log)
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			n, out, fail = s, log, &failure{kind: "panic", msg: fmt.Sprintf("after %s's handler: %v", x.sys.ActorName(s.pending[k].ev.To), r), stack: string(debug.Stack())}
+			n, out, fail = s, log, x.stepPanic(r, "after "+x.sys.ActorName(s.pending[k].ev.To)+"'s handler")
 		}
 	}()
 	return x.deliver(s, k, depth, log)
@@ -465,6 +497,7 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 	if err != nil {
 		return n, log, &failure{kind: "panic", msg: "copying " + x.sys.ActorName(p.ev.To) + ": " + err.Error()}
 	}
+	x.stepper, x.stepping = p.ev.To, actor
 	env := model.Envelope{From: p.ev.From, To: p.ev.To, Msg: p.ev.Msg, Timer: p.ev.Timer}
 	before := p.mhash
 	shared := x.sharesMemory(p.ev.Msg)
@@ -518,16 +551,10 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 	for i, e := range x.ctx.Effects() {
 		switch e.Kind {
 		case model.EffectSend:
-			if f := x.checkMessage(self, e.Msg); f != nil {
-				return log, f
-			}
 			mh := x.hashValue(e.Msg)
 			ch := x.contentHash(dpor.Message, self, e.To, "", mh)
 			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Message, From: self, To: e.To, Msg: e.Msg, Parent: depth}, chash: ch, mhash: mh}))
 		case model.EffectSetTimer:
-			if f := x.checkMessage(self, e.Msg); f != nil {
-				return log, f
-			}
 			x.cancel(n, self, e.Name)
 			mh := x.hashValue(e.Msg)
 			ch := x.contentHash(dpor.Timer, self, self, e.Name, mh)

@@ -32,8 +32,9 @@ func (m Mode) planner() *planner {
 //
 // h should come from m.NewHasher, so that HashState methods can hand parts to h.Value.
 //
-// Hash panics, naming the type, on a non-nil func, chan or unsafe.Pointer inside v: they
-// have no value to hash. Mode.CheckHashable reports them before any hashing is done.
+// Hash panics with an *UnhashableError on a non-nil func, chan or unsafe.Pointer inside
+// v: they have no value to hash. Mode.CheckHashable reports them before any hashing is
+// done, with the path to the part.
 func (m Mode) Hash(h *model.Hasher, v any) {
 	hashTop(m.planner(), h, v, nil)
 }
@@ -251,4 +252,19 @@ func floatBits(f float64) uint64 {
 		return 0
 	}
 	return math.Float64bits(f)
+}
+
+// UnhashableError is what Mode.Hash panics with when it meets a non-nil func, channel or
+// unsafe.Pointer, which has no value to fingerprint. It names only the type met; a caller
+// that recovers it names the part at fault with Mode.CheckHashable on the value it was
+// hashing.
+type UnhashableError struct {
+	// Type is the type of the part that could not be fingerprinted.
+	Type reflect.Type
+}
+
+// Error returns "snapshot: cannot fingerprint a non-nil <type>: …".
+func (e *UnhashableError) Error() string {
+	return "snapshot: cannot fingerprint a non-nil " + e.Type.String() +
+		": funcs, channels and unsafe pointers have no value to hash (Mode.CheckHashable reports them up front)"
 }

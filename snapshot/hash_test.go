@@ -263,6 +263,8 @@ func TestFingerprintUsesHashState(t *testing.T) {
 	}
 }
 
+// TestHashPanicsOnFuncs: Hash panics with an *UnhashableError naming the type met, which
+// a caller recovers to name the part (explorer's findings).
 func TestHashPanicsOnFuncs(t *testing.T) {
 	tests := []struct {
 		name string
@@ -279,7 +281,11 @@ func TestHashPanicsOnFuncs(t *testing.T) {
 			got := func() (msg string) {
 				defer func() {
 					if r := recover(); r != nil {
-						msg = r.(string)
+						e, ok := r.(*UnhashableError)
+						if !ok {
+							t.Fatalf("panicked with a %T (%v); want an *UnhashableError", r, r)
+						}
+						msg = e.Error()
 					}
 				}()
 				Mode{}.Fingerprint(tt.v)

@@ -50,7 +50,6 @@ const (
 // plan is the compiled fingerprinting of one type.
 type plan struct {
 	typ     reflect.Type
-	name    string // typ.String(), for panic messages
 	id      uint64 // typeID(typ)
 	size    uintptr
 	scalar  op             // inline op for scalars without HashState, else opCall
@@ -153,7 +152,7 @@ func (pl *planner) make(t reflect.Type, pending map[reflect.Type]*plan) *plan {
 		return p
 	}
 	p := &plan{
-		typ: t, name: t.String(), id: typeID(t), size: t.Size(),
+		typ: t, id: typeID(t), size: t.Size(),
 		direct: isDirect(t), tw: typeWord(t), ptrWord: typeWord(reflect.PointerTo(t)),
 	}
 	pending[t] = p
@@ -507,7 +506,6 @@ func unhashableWord(p *plan) hashFn {
 			h.Uint64(nilTag)
 			return
 		}
-		panic("snapshot: cannot fingerprint a non-nil " + p.name +
-			": funcs, channels and unsafe pointers have no value to hash (Mode.CheckHashable reports them up front)")
+		panic(&UnhashableError{Type: p.typ})
 	}
 }
