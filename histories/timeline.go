@@ -18,10 +18,18 @@ import (
 func Timeline(sys *model.System, events []Event) string {
 	ops := Operations(sys.Harness, events)
 	spec := sys.Harness.Spec()
+	// The clients' names are padded to one width, so that the operations start in one
+	// column when c3 and c12 both appear.
+	names := make([]string, len(ops))
+	nameWidth := 0
+	for i, o := range ops {
+		names[i] = sys.ActorName(model.ClientID(o.Client))
+		nameWidth = max(nameWidth, len([]rune(names[i])))
+	}
 	labels := make([]string, len(ops))
 	width := 0
 	for i, o := range ops {
-		labels[i] = sys.ActorName(model.ClientID(o.Client)) + "  " + spec.Input(o.Input)
+		labels[i] = names[i] + strings.Repeat(" ", nameWidth-len([]rune(names[i]))+2) + spec.Input(o.Input)
 		width = max(width, len([]rune(labels[i])))
 	}
 	const col = 3 // characters per event

@@ -174,8 +174,13 @@ func (s *Server) Handler() http.Handler {
 	}))
 	mux.HandleFunc("POST /api/next", s.do(func(*http.Request) error {
 		st := s.state()
-		if s.script == nil || st.Next < 0 || st.Next >= len(s.script) {
-			return fmt.Errorf("no next step: load a counterexample, and undo back onto its schedule")
+		switch {
+		case s.script == nil:
+			return fmt.Errorf("no next step: load a counterexample first")
+		case st.Next < 0:
+			return fmt.Errorf("no next step: the steps made have left the counterexample's schedule; undo back onto it")
+		case st.Next >= len(s.script):
+			return fmt.Errorf("no next step: the counterexample's schedule is complete (%d steps)", len(s.script))
 		}
 		return s.sess.Deliver(s.script[st.Next])
 	}))

@@ -39,10 +39,10 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 			c.printHelp(stdout, runUsage, fs)
 			return exitOK, nil
 		}
-		return exitUsage, usagef("run: %v", err)
+		return exitUsage, usagef("run: %v (see ravel run -h)", err)
 	}
 	if fs.NArg() != 1 {
-		return exitUsage, usagef("run: want one CONFIG file, got %d arguments (ravel run -h)", fs.NArg())
+		return exitUsage, usagef("run: want one CONFIG file, got %d arguments (see ravel run -h)", fs.NArg())
 	}
 	cfg, err := live.LoadConfig(fs.Arg(0))
 	if err != nil {

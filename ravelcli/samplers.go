@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+	"unicode"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
@@ -91,7 +91,7 @@ func autoInt(flagName, v string) (int, error) {
 func printSampling(w io.Writer, s *explorer.SamplingStats) {
 	fmt.Fprintf(w, "sampler %s (%s)  seed %d  runs %d…%d  dependence %s\n", s.Sampler, s.Version, s.Seed, s.FirstRun, int64(s.FirstRun)+s.Runs-1, s.Dependence)
 	row := func(name, val string) {
-		fmt.Fprintf(w, "  %s%s %s\n", name, strings.Repeat(" ", max(0, 50-utf8.RuneCountInString(name))), val)
+		fmt.Fprintf(w, "  %s%s %s\n", name, strings.Repeat(" ", max(0, 50-columns(name))), val)
 	}
 	row("hits (runs with a violation)", fmt.Sprintf("%s of %s", report.Thousands(s.Hits), report.Thousands(s.Runs)))
 	row("hit rate (95% Wilson interval)", fmt.Sprintf("%.4f [%.4f, %.4f]", s.HitRate, s.WilsonLo, s.WilsonHi))
@@ -144,3 +144,15 @@ type samplerStrategyName string
 func (s samplerStrategyName) Name() string    { return string(s) }
 func (samplerStrategyName) Needs() dpor.Needs { return dpor.Needs{} }
 func (samplerStrategyName) Arrive(dpor.Path)  {}
+
+// columns is the number of terminal columns s takes: its runes, less the combining marks
+// drawn over the rune before them (the circumflex of n̂).
+func columns(s string) int {
+	n := 0
+	for _, r := range s {
+		if !unicode.Is(unicode.Mn, r) {
+			n++
+		}
+	}
+	return n
+}
