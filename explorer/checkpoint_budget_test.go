@@ -20,6 +20,7 @@ type budgetMode struct {
 	strat     func() dpor.Strategy
 	caching   bool
 	canonical bool
+	stateless bool
 }
 
 func budgetModes(t *testing.T) []budgetMode {
@@ -33,17 +34,18 @@ func budgetModes(t *testing.T) []budgetMode {
 		}
 	}
 	return []budgetMode{
-		{"exhaustive", dpor.Exhaustive, false, false},
-		{"exhaustive-cached", dpor.Exhaustive, true, false},
-		{"exhaustive-canonical", dpor.Exhaustive, true, true},
-		{"delay-bounded", named("delay-bounded"), false, false},
-		{"delay-bounded-cached", named("delay-bounded"), true, false},
-		{"dpor-source", named("dpor-source"), false, false},
-		{"transdpor", named("transdpor"), false, false},
-		{"ired", named("ired"), false, false},
-		{"liviola", named("liviola"), false, false},
+		{"exhaustive", dpor.Exhaustive, false, false, false},
+		{"exhaustive-stateless", dpor.Exhaustive, false, false, true},
+		{"exhaustive-cached", dpor.Exhaustive, true, false, false},
+		{"exhaustive-canonical", dpor.Exhaustive, true, true, false},
+		{"delay-bounded", named("delay-bounded"), false, false, false},
+		{"delay-bounded-cached", named("delay-bounded"), true, false, false},
+		{"dpor-source", named("dpor-source"), false, false, false},
+		{"transdpor", named("transdpor"), false, false, false},
+		{"ired", named("ired"), false, false, false},
+		{"liviola", named("liviola"), false, false, false},
 		// Stateful DPOR: its graph of the visited states is saved when a budget stops it.
-		{"dpor-cached", named("dpor"), true, false},
+		{"dpor-cached", named("dpor"), true, false, false},
 	}
 }
 
@@ -52,7 +54,7 @@ func budgetModes(t *testing.T) []budgetMode {
 // resumed with two thirds, then with no limit, ends each time exactly as an uninterrupted
 // run given that budget from the start — the same statistics, complete flag, canonical
 // histories in the order found and first violation — for every strategy that
-// checkpoints, with and without state caching.
+// checkpoints, with and without state caching, and stateless exhaustive search.
 func TestCheckpointResumeRaisesBudget(t *testing.T) {
 	systems := []struct {
 		name string
@@ -93,7 +95,7 @@ func TestCheckpointResumeRaisesBudget(t *testing.T) {
 					run := func(limit int64, ck explorer.Checkpointing) *explorer.Result {
 						t.Helper()
 						o := explorer.Options{Strategy: m.strat(), MaxSchedules: explorer.Unlimited, StateCaching: m.caching,
-							CanonicalStates: m.canonical, VisitedDir: t.TempDir(), Checkpoint: ck}
+							CanonicalStates: m.canonical, Stateless: m.stateless, VisitedDir: t.TempDir(), Checkpoint: ck}
 						if budget == "schedules" {
 							o.MaxSchedules = limit
 						} else {
