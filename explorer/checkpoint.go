@@ -23,15 +23,19 @@ const DefaultCheckpointEvery = time.Minute
 // it explores, with the strategy's sets: backtrack, done, sleep, what each explored event
 // did, delays spent), the statistics, the canonical histories found (as the schedules
 // that found them) and Identity. A checkpoint is taken every Every, when the search is
-// cancelled, and when it ends.
+// cancelled, and when it ends. A search stopped by a budget (MaxSchedules, MaxStates)
+// keeps its frontier too: resumed with a larger budget, it goes on exactly as a run
+// given that budget from the start.
 type Checkpointing struct {
 	// Dir is the checkpoint directory; empty means no checkpoints.
 	Dir string
 	// Every is the interval between checkpoints; 0 means DefaultCheckpointEvery.
 	Every time.Duration
-	// Identity describes the run ("key=value" items: system, harness, strategy, budgets,
-	// version, …). A resume refuses a checkpoint whose identity differs, naming the first
-	// item that does.
+	// Identity describes the run ("key=value" items: system, harness, strategy, depth
+	// budget, faults, version, …): everything that changes what the search explores or
+	// what its result means. A resume refuses a checkpoint whose identity differs, naming
+	// the first item that does. MaxSchedules and MaxStates only stop the search, and do
+	// not belong in it: a resume may change them (Resumed).
 	Identity []string
 	// Resume continues from the checkpoint in Dir instead of starting afresh; without it,
 	// a Dir that already holds a checkpoint is refused.
@@ -115,6 +119,30 @@ type checkpointer struct {
 	resume *checkpointRecord
 	// strategy is the resumed checkpoint's strategy state (checkpointRecord.StrategyLen).
 	strategy []byte
+	// spent: the resumed checkpoint had already spent this run's budgets, so the run
+	// explored nothing and leaves the checkpoint as it was.
+	spent bool
+}
+
+// Resumed describes the checkpoint a run continued from (Result.Resumed).
+type Resumed struct {
+	// Schedules and States are the search's figures at the checkpoint.
+	Schedules, States int64
+	// Ended: the checkpoint's search had ended, by itself or by a failure, not by a
+	// budget: the run explored nothing, whatever its budget, and reports that end.
+	Ended bool
+	// Spent: the checkpoint had already spent this run's MaxSchedules or MaxStates, so
+	// the run stopped at once with the checkpoint's result. A larger budget goes on.
+	Spent bool
+}
+
+// resumed describes the checkpoint the run continued from, or returns nil.
+func (e *engine) resumed() *Resumed {
+	if e.ckpt == nil || e.ckpt.resume == nil {
+		return nil
+	}
+	rec := e.ckpt.resume
+	return &Resumed{Schedules: rec.Stats.Schedules, States: rec.Stats.States, Ended: rec.Done, Spent: e.ckpt.spent}
 }
 
 // openCheckpoint opens the checkpoint directory of a run: its visited set is the run's
@@ -322,9 +350,11 @@ func setOf(xs []int) dpor.Set {
 // restore rebuilds the search from the checkpoint being resumed: the path by re-running
 // the events taken from the initial state, each node's strategy state from the record
 // (no Arrive: the strategy saw these states before the checkpoint), the statistics and
-// the canonical histories (re-checked). It reports whether the search goes on; a
-// checkpoint that does not replay is an error.
-func (e *engine) restore() (more bool, err error) {
+// the canonical histories (re-checked). It reports whether the search goes on, and, when
+// it does not, whether it is complete; a checkpoint that does not replay is an error.
+// A checkpoint whose search a budget stopped goes on under a larger budget: the budgets
+// are this run's, and only a search that had ended stays ended.
+func (e *engine) restore() (more, complete bool, err error) {
 	rec := e.ckpt.resume
 	e.stats = rec.Stats
 	e.stats.Interrupted = false // this run goes on from there
@@ -333,23 +363,31 @@ func (e *engine) restore() (more bool, err error) {
 		e.habits = rec.Habits
 	}
 	if err := e.restoreChecker(rec); err != nil {
-		return false, err
+		return false, false, err
 	}
-	if rec.Done || len(rec.Path) == 0 {
-		return false, nil
+	switch {
+	case rec.Done:
+		return false, rec.Complete, nil
+	case e.spent():
+		// As the uninterrupted search does once its budget is spent: it stops, and the
+		// checkpoint stays as it was, to be resumed with a larger budget.
+		e.ckpt.spent = true
+		return false, false, nil
+	case len(rec.Path) == 0:
+		return false, rec.Complete, nil // no frontier to go on from
 	}
 	bad := func(d int, why string) error {
 		return fmt.Errorf("checkpoint: the path does not replay at depth %d (%s): the system or a handler is not deterministic", d, why)
 	}
 	init, fail, err := e.x.initial()
 	if err != nil || fail != nil {
-		return false, bad(0, "the initial state fails")
+		return false, false, bad(0, "the initial state fails")
 	}
 	e.push(init)
 	for d, nr := range rec.Path {
 		n := &e.nodes[d]
 		if len(n.Enabled) != nr.Enabled || nr.Taken >= nr.Enabled || (nr.Taken < 0 && d+1 < len(rec.Path)) {
-			return false, bad(d, fmt.Sprintf("%d events enabled, the checkpoint has %d", len(n.Enabled), nr.Enabled))
+			return false, false, bad(d, fmt.Sprintf("%d events enabled, the checkpoint has %d", len(n.Enabled), nr.Enabled))
 		}
 		n.Taken, n.Freeze, n.Delays = nr.Taken, nr.Freeze, nr.Delays
 		n.Backtrack, n.Done, n.Sleep = setOf(nr.Backtrack), setOf(nr.Done), setOf(nr.Slp)
@@ -365,14 +403,14 @@ func (e *engine) restore() (more bool, err error) {
 		for _, sr := range nr.Tried {
 			info, ok := toInfo(sr)
 			if !ok {
-				return false, bad(d, "an explored event is not enabled")
+				return false, false, bad(d, "an explored event is not enabled")
 			}
 			n.Tried = append(n.Tried, info)
 		}
 		for _, sr := range nr.SleepInfo {
 			info, ok := toInfo(sr)
 			if !ok {
-				return false, bad(d, "a sleeping event is not enabled")
+				return false, false, bad(d, "a sleeping event is not enabled")
 			}
 			n.SleepInfo = append(n.SleepInfo, info)
 		}
@@ -388,7 +426,7 @@ func (e *engine) restore() (more bool, err error) {
 		next, log, fail := e.x.step(e.states[d], e.idx[d][n.Taken], d, e.log)
 		e.log = log
 		if fail != nil || next == nil {
-			return false, bad(d, "the step taken fails")
+			return false, false, bad(d, "the step taken fails")
 		}
 		e.push(next)
 	}
@@ -396,11 +434,11 @@ func (e *engine) restore() (more bool, err error) {
 		err := r.RestoreState(e.ckpt.strategy, e.nodes)
 		e.ckpt.strategy = nil
 		if err != nil {
-			return false, fmt.Errorf("checkpoint: %s: %w", e.strat.Name(), err)
+			return false, false, fmt.Errorf("checkpoint: %s: %w", e.strat.Name(), err)
 		}
 	}
 	e.stats.MaxDepth = rec.Stats.MaxDepth
-	return true, nil
+	return true, false, nil
 }
 
 // restoreChecker gives the checker the canonical histories of the checkpoint, in the
@@ -443,14 +481,26 @@ func (e *engine) restoreChecker(rec *checkpointRecord) error {
 	return nil
 }
 
-// finalCheckpoint saves the search as it ended: its frontier if it was cancelled (so
-// that it resumes), else the finished figures.
+// finalCheckpoint saves the search as it ended: its frontier if it was cancelled or
+// stopped by a budget (so that it resumes, with a larger budget in the second case), else
+// the finished figures. A resume that found its budget spent changed nothing and saves
+// nothing.
 func (e *engine) finalCheckpoint(complete bool) {
-	if e.stats.Interrupted {
+	switch {
+	case e.ckpt == nil || e.ckpt.spent:
+	case e.stats.Interrupted || e.stoppedByBudget(complete):
+		// The search loop stopped at its top, every node on the path arrived at and the
+		// next event not chosen: where a checkpoint resumes.
 		e.checkpoint(false, false)
-		return
+	default:
+		e.checkpoint(true, complete)
 	}
-	e.checkpoint(true, complete)
+}
+
+// stoppedByBudget reports that a budget (MaxSchedules, MaxStates) ended a search that
+// had not ended by itself, rather than a failure: the specification's, or Ravel's own.
+func (e *engine) stoppedByBudget(complete bool) bool {
+	return !complete && e.err == nil && e.checker.broken.Load() == nil && e.spent()
 }
 
 // closeCheckpoint releases the checkpoint's store (the directory stays).

@@ -216,6 +216,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		}
 	}
 	res.Canonical = canonical
+	res.Resumed = e.resumed()
 	if e.sess != nil {
 		res.Sampling = e.sess.finish(e)
 	}
@@ -243,13 +244,13 @@ func (e *engine) begin() (*state, bool) {
 // search runs the depth-first loop and reports whether it ended by itself.
 func (e *engine) search(ctx context.Context) bool {
 	if e.ckpt != nil && e.ckpt.resume != nil {
-		more, err := e.restore()
+		more, complete, err := e.restore()
 		if err != nil {
 			e.err = err
 			return false
 		}
 		if !more {
-			return e.ckpt.resume.Complete
+			return complete
 		}
 	} else if init, ok := e.begin(); !ok || !e.arrive(init) {
 		return true

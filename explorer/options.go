@@ -221,6 +221,9 @@ type Result struct {
 	Canonical []CanonicalHistory
 	// Sampling holds a sampler session's statistics (SAMPLERS.md §7), or nil.
 	Sampling *SamplingStats
+	// Resumed describes the checkpoint the run continued from (Checkpointing.Resume),
+	// or is nil.
+	Resumed *Resumed
 }
 
 // Violation is a finding: a schedule whose history is not linearizable, or in which a

@@ -256,7 +256,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if res == nil {
 		return 0, fmt.Errorf("check %s: %w", entry.Name, runErr)
 	}
-	noteCheckpoint(stderr, f.prog, opts.Checkpoint, res.Stats.Interrupted)
+	noteCheckpoint(stderr, f.prog, opts.Checkpoint, info, res)
 	return finishCheck(stdout, stderr, &sys, info, res, runErr, f, newMemoryJSON(peak, measured))
 }
 

@@ -183,3 +183,67 @@ func TestCheckpointKillResume(t *testing.T) {
 }
 
 func strip(o outcome) outcome { o.Histories = nil; return o }
+
+// TestCheckpointResumeRaisesBudget is the probe's scenario (C4): `ravel check … --checkpoint
+// DIR --max-schedules 3000`, a search the budget stops, then `--resume DIR --max-schedules
+// 6000`, ends with exactly the figures and the --histories file of a run given 6,000 from
+// the start, and says that it resumed and with which budget; the same with --max-states
+// and state caching. Resumed with a budget already spent, it stops at once and says so;
+// a changed --max-depth is still another run's checkpoint.
+func TestCheckpointResumeRaisesBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name, flag   string
+		args         []string
+		first, again string
+	}{
+		{"schedules", "--max-schedules", []string{"check", "register", "--harness", "2r2w"}, "3000", "6000"},
+		{"states", "--max-states", []string{"check", "register", "--harness", "2r2w", "--state-caching", "on", "--max-schedules", "0"}, "3000", "6000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			check := func(want int, args ...string) (outcome, string) {
+				t.Helper()
+				hist := filepath.Join(dir, "histories.jsonl")
+				code, stdout, stderr := runRavel(append(append(append([]string(nil), tc.args...), "--json", "--quiet", "--histories", hist), args...)...)
+				if code != want {
+					t.Fatalf("%v: exit %d, want %d\n%s", args, code, want, stderr)
+				}
+				if want != 0 {
+					return outcome{}, stderr
+				}
+				return finished(t, []byte(stdout), hist), stderr
+			}
+			want, _ := check(0, tc.flag, tc.again)
+			if want.Complete {
+				t.Fatalf("the uninterrupted run with %s %s completes: the test stops nothing", tc.flag, tc.again)
+			}
+			ck := filepath.Join(dir, "ck")
+			first, stderr := check(0, tc.flag, tc.first, "--checkpoint", ck)
+			if note := "continue with the same command, --resume " + ck + " and a larger " + tc.flag; !strings.Contains(stderr, note) {
+				t.Errorf("stderr of the first run:\n%s\nwant it to say %q", stderr, note)
+			}
+			got, stderr := check(0, tc.flag, tc.again, "--resume", ck)
+			if fmt.Sprint(strip(got)) != fmt.Sprint(strip(want)) {
+				t.Errorf("resumed with %s %s: %+v\nwant %+v", tc.flag, tc.again, strip(got), strip(want))
+			}
+			if !bytes.Equal(got.Histories, want.Histories) {
+				t.Errorf("the --histories files differ (%d and %d bytes)", len(got.Histories), len(want.Histories))
+			}
+			if note := "resumed the checkpoint in " + ck; !strings.Contains(stderr, note) || !strings.Contains(stderr, tc.flag+" 6,000") {
+				t.Errorf("stderr of the resumed run:\n%s\nwant it to say %q and %s 6,000", stderr, note, tc.flag)
+			}
+			// The checkpoint now stands at 6,000: a smaller budget stops at once.
+			spent, stderr := check(0, tc.flag, tc.first, "--resume", ck)
+			if fmt.Sprint(strip(spent)) != fmt.Sprint(strip(want)) || !strings.Contains(stderr, "stopped at once") {
+				t.Errorf("resumed with %s %s: %+v, stderr:\n%s\nwant the checkpoint's figures %+v, stopped at once", tc.flag, tc.first, strip(spent), stderr, strip(want))
+			}
+			if fmt.Sprint(strip(first)) == fmt.Sprint(strip(want)) {
+				t.Errorf("the first run's figures are the final run's: the budget stopped nothing")
+			}
+			_, stderr = check(exitUsage, tc.flag, tc.again, "--max-depth", "9", "--resume", ck)
+			if w := "the checkpoint was taken with max-depth=1000, this run has max-depth=9"; !strings.Contains(stderr, w) {
+				t.Errorf("stderr:\n%s\nwant %q", stderr, w)
+			}
+		})
+	}
+}
