@@ -89,6 +89,9 @@ func parseRavelLine[I, O any](text []byte, codec Codec[I, O]) (histories.Operati
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
+		if IsCheckHistoryLine(text) {
+			return op, fmt.Errorf("this line is a whole history, written by ravel check --histories (it has \"ops\" and \"precedes\"), not one operation: read the file with --format histories")
+		}
 		return op, fmt.Errorf("expected one JSON object with \"client\", \"input\", \"output\", \"call\", \"return\" and \"open\": %s", jsonProblem(err))
 	}
 	if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
