@@ -236,8 +236,8 @@ func TestLincheckBadInput(t *testing.T) {
 		{"no spec", []string{good}, []string{"needs --spec", "cas-register, kv, register"}, false},
 		{"unknown spec", []string{"--spec", "queue", good}, []string{`unknown spec "queue"`, "cas-register, kv, register"}, false},
 		// The unknown format is named, not the --spec it would have implied.
-		{"unknown format", []string{"--format", "nosuch", good}, []string{`unknown format "nosuch" (valid: jepsen, porcupine-kv, ravel)`}, false},
-		{"unknown format with a spec", []string{"--spec", "kv", "--format", "nosuch", good}, []string{`unknown format "nosuch" (valid: jepsen, porcupine-kv, ravel)`}, false},
+		{"unknown format", []string{"--format", "nosuch", good}, []string{`unknown format "nosuch" (valid: histories, jepsen, porcupine-kv, ravel)`}, false},
+		{"unknown format with a spec", []string{"--spec", "kv", "--format", "nosuch", good}, []string{`unknown format "nosuch" (valid: histories, jepsen, porcupine-kv, ravel)`}, false},
 		{"wrong format", []string{"--spec", "register", "--format", "jepsen", good}, []string{`format "jepsen" does not hold register histories`, "ravel"}, false},
 		{"no files", []string{"--spec", "kv"}, []string{"at least one history file"}, false},
 		{"bad timeout", []string{"--spec", "kv", "--timeout", "soon", good}, []string{"invalid value"}, false},
