@@ -140,6 +140,10 @@ func jsonProblem(err error) string {
 	switch {
 	case errors.As(err, &syn):
 		return fmt.Sprintf("%v at column %d", syn, syn.Offset)
+	case errors.As(err, &typ) && typ.Field == "":
+		// The line itself is not an object: the Go type it was read into means nothing
+		// to the reader.
+		return fmt.Sprintf("found a JSON %s", typ.Value)
 	case errors.As(err, &typ):
 		return fmt.Sprintf("field %q holds %s, want %s", typ.Field, typ.Value, jsonType(typ.Type.String()))
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):

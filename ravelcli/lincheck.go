@@ -41,6 +41,10 @@ type lincheckFlags struct {
 	html    string
 	memSize string
 	memMax  int64
+	// formatDefault is set when --format was not given and format is spec's default;
+	// formats are those spec is read from.
+	formatDefault bool
+	formats       []string
 }
 
 // lincheckSpec is a specification lincheck knows, with the formats its histories can be
@@ -226,8 +230,9 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 		return 0, usagef("lincheck: unknown spec %q (valid: %s)", f.spec, c.lincheckSpecNames())
 	}
 	valid := all[i].formats
+	f.formats = valid
 	if f.format == "" {
-		f.format = valid[0]
+		f.format, f.formatDefault = valid[0], true
 	}
 	if !slices.Contains(valid, f.format) {
 		return 0, usagef("lincheck: format %q does not hold %s histories (valid for %s: %s)", f.format, f.spec, f.spec, strings.Join(valid, ", "))
@@ -321,7 +326,7 @@ func lincheck[S, I, O comparable](
 			}
 			continue
 		}
-		items, err := readHistoryFile(name, read)
+		items, err := readHistoryFile(name, read, f)
 		if err != nil {
 			n.errors++
 			results = append(results, lincheckResult{File: name, Verdict: "error", Error: err.Error()})
@@ -498,7 +503,7 @@ func unknownReason(err error, timeout time.Duration) string {
 // readHistoryFile opens and reads one file ("-" is standard input). An empty file is
 // an empty history; a file with lines but no operation is almost always one of the
 // wrong format (a Jepsen reader skips lines that are not operations) and is an error.
-func readHistoryFile[I, O any](name string, read historyReader[I, O]) ([]lincheckItem[I, O], error) {
+func readHistoryFile[I, O any](name string, read historyReader[I, O], f lincheckFlags) ([]lincheckItem[I, O], error) {
 	fh, err := openInput(name)
 	if err != nil {
 		return nil, err
@@ -507,7 +512,14 @@ func readHistoryFile[I, O any](name string, read historyReader[I, O]) ([]linchec
 	cr := &countingReader{r: fh}
 	items, err := read(cr, name)
 	if err == nil && cr.n > 0 && (len(items) == 0 || len(items) == 1 && len(items[0].ops) == 0) {
-		return nil, fmt.Errorf("%s: no operations found: is it in the format --format names?", name)
+		what := "no operations"
+		if f.format == "histories" {
+			what = "no histories"
+		}
+		if f.formatDefault {
+			return nil, fmt.Errorf("%s: %s found in the %s format, %s's default: name the file's format with --format (valid for %s: %s)", name, what, f.format, f.spec, f.spec, strings.Join(f.formats, ", "))
+		}
+		return nil, fmt.Errorf("%s: %s found in the %s format (--format %s): is the file in another? (valid for %s: %s)", name, what, f.format, f.format, f.spec, strings.Join(f.formats, ", "))
 	}
 	return items, err
 }
