@@ -321,12 +321,23 @@ func lincheck[S, I, O comparable](
 		if ctx.Err() != nil {
 			results = append(results, lincheckResult{File: name, Verdict: "unknown", Error: "interrupted before it was checked"})
 			n.unknown++
+			n.interrupted = true
 			if !f.json {
 				fmt.Fprintf(stdout, "%s  unknown  (interrupted before it was checked)\n", name)
 			}
 			continue
 		}
-		items, err := readHistoryFile(name, read, f)
+		items, err := readHistoryFile(ctx, name, read, f)
+		if ctx.Err() != nil && err != nil {
+			// The read was stopped, not failed: the file has no verdict.
+			n.unknown++
+			n.interrupted = true
+			results = append(results, lincheckResult{File: name, Verdict: "unknown", Error: "interrupted while it was being read"})
+			if !f.json {
+				fmt.Fprintf(stdout, "%s  unknown  (interrupted while it was being read)\n", name)
+			}
+			continue
+		}
 		if err != nil {
 			n.errors++
 			results = append(results, lincheckResult{File: name, Verdict: "error", Error: err.Error()})
@@ -342,6 +353,7 @@ func lincheck[S, I, O comparable](
 				r.Verdict, r.Error = "unknown", "interrupted before it was checked"
 				results = append(results, r)
 				n.unknown++
+				n.interrupted = true
 				if !f.json {
 					fmt.Fprintf(stdout, "%s  unknown  (interrupted before it was checked)\n", it.name)
 				}
@@ -503,7 +515,30 @@ func unknownReason(err error, timeout time.Duration) string {
 // readHistoryFile opens and reads one file ("-" is standard input). An empty file is
 // an empty history; a file with lines but no operation is almost always one of the
 // wrong format (a Jepsen reader skips lines that are not operations) and is an error.
-func readHistoryFile[I, O any](name string, read historyReader[I, O], f lincheckFlags) ([]lincheckItem[I, O], error) {
+//
+// Opening and reading may wait — on a pipe's writer, on standard input — for as long as
+// the other side likes, so they are done on a goroutine of their own: an interrupt ends
+// the wait at once (the goroutine is left to the process's end), and the error then
+// says the read was stopped.
+func readHistoryFile[I, O any](ctx context.Context, name string, read historyReader[I, O], f lincheckFlags) ([]lincheckItem[I, O], error) {
+	type result struct {
+		items []lincheckItem[I, O]
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		items, err := readAll(name, read, f)
+		done <- result{items, err}
+	}()
+	select {
+	case r := <-done:
+		return r.items, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%s: interrupted while it was being read: %w", name, ctx.Err())
+	}
+}
+
+func readAll[I, O any](name string, read historyReader[I, O], f lincheckFlags) ([]lincheckItem[I, O], error) {
 	fh, err := openInput(name)
 	if err != nil {
 		return nil, err
