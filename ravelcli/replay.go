@@ -41,14 +41,16 @@ func (c *catalog) cmdReplay(args []string, stdout, stderr io.Writer) (int, error
 	if err != nil {
 		return 0, usagef("replay: %v", err)
 	}
-	vf, ids, err := readViolationFile(in, path)
+	// The system is looked up while the file is read, before its digest is checked: an
+	// unknown system is the cause to name, not the digest it does not match.
+	var entry System
+	vf, ids, err := report.ReadKnown(in, path, func(system string) (err error) {
+		entry, err = c.lookup(system)
+		return err
+	})
 	in.Close()
 	if err != nil {
 		return 0, usagef("replay: %v", err)
-	}
-	entry, err := c.lookup(vf.Run.System)
-	if err != nil {
-		return 0, usagef("replay: %s: %v", path, err)
 	}
 	sys, harness, err := replaySystem(entry, vf)
 	if err != nil {
