@@ -248,7 +248,7 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 		inputs[i] = namedPath{"the history file", name}
 	}
 	outputs := []namedPath{{"--out", f.out}, {"--html", f.html}}
-	if err := checkOutputs("lincheck", outputs, inputs); err != nil {
+	if err := checkOutputs("lincheck", outputs, inputs, stdout, stderr); err != nil {
 		return 0, err
 	}
 	f.memMax = defaultMemLimit()

@@ -34,7 +34,7 @@ func (c *catalog) cmdReplay(args []string, stdout, stderr io.Writer) (int, error
 	}
 	path := args[0]
 	outputs := []namedPath{{"--html", html}}
-	if err := checkOutputs("replay", outputs, []namedPath{{"the violation file", path}}); err != nil {
+	if err := checkOutputs("replay", outputs, []namedPath{{"the violation file", path}}, stdout, stderr); err != nil {
 		return 0, err
 	}
 	in, err := openInput(path)
