@@ -89,6 +89,9 @@ func parseRavelLine[I, O any](text []byte, codec Codec[I, O]) (histories.Operati
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
+		if IsCheckHistoryLine(text) {
+			return op, fmt.Errorf("this line is a whole history, written by ravel check --histories (it has \"ops\" and \"precedes\"), not one operation: read the file with --format histories")
+		}
 		return op, fmt.Errorf("expected one JSON object with \"client\", \"input\", \"output\", \"call\", \"return\" and \"open\": %s", jsonProblem(err))
 	}
 	if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
@@ -137,6 +140,10 @@ func jsonProblem(err error) string {
 	switch {
 	case errors.As(err, &syn):
 		return fmt.Sprintf("%v at column %d", syn, syn.Offset)
+	case errors.As(err, &typ) && typ.Field == "":
+		// The line itself is not an object: the Go type it was read into means nothing
+		// to the reader.
+		return fmt.Sprintf("found a JSON %s", typ.Value)
 	case errors.As(err, &typ):
 		return fmt.Sprintf("field %q holds %s, want %s", typ.Field, typ.Value, jsonType(typ.Type.String()))
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):

@@ -132,7 +132,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		return 0, usagef("check: %v", err)
 	}
 	outputs := f.outputs()
-	if err := checkOutputs("check", outputs, []namedPath{{"--checkpoint", f.ckpt.dir}, {"--resume", f.ckpt.resume}, {"--visited-dir", f.visitedDir}}); err != nil {
+	if err := checkOutputs("check", outputs, []namedPath{{"--checkpoint", f.ckpt.dir}, {"--resume", f.ckpt.resume}, {"--visited-dir", f.visitedDir}}, stdout, stderr); err != nil {
 		return 0, err
 	}
 	if f.harness == "" {

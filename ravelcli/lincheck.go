@@ -27,6 +27,10 @@ import (
 // the timeout struck before some verdict.
 const exitUnknown = 3
 
+// exitDisagree is lincheck's exit status when some history's verdict is not the one its
+// file records (--format histories).
+const exitDisagree = 4
+
 type lincheckFlags struct {
 	prog    string // the command's name (catalog.name), for its lines on standard error
 	spec    string
@@ -37,6 +41,10 @@ type lincheckFlags struct {
 	html    string
 	memSize string
 	memMax  int64
+	// formatDefault is set when --format was not given and format is spec's default;
+	// formats are those spec is read from.
+	formatDefault bool
+	formats       []string
 }
 
 // lincheckSpec is a specification lincheck knows, with the formats its histories can be
@@ -52,27 +60,64 @@ type lincheckSpec struct {
 // builtinSpecs are the specifications every lincheck knows; a catalog adds the user's
 // (Spec) after them.
 var builtinSpecs = []lincheckSpec{
-	{"cas-register", []string{"jepsen", "ravel"}, nil, func(ctx context.Context, format string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error) {
-		read := formats.ReadJepsen
-		if format == "ravel" {
-			read = ravelReader(formats.CASCodec())
-		}
+	{"cas-register", []string{"jepsen", "ravel", "histories"}, nil, func(ctx context.Context, format string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error) {
+		read := readerFor(format, formats.ReadJepsen, formats.CASCodec(), formats.CASText())
 		return lincheck(ctx, specs.CASRegister(), formats.CASCodec(), read, files, f, stdout, stderr)
 	}},
-	{"kv", []string{"porcupine-kv", "ravel"}, nil, func(ctx context.Context, format string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error) {
-		read := formats.ReadPorcupineKV
-		if format == "ravel" {
-			read = ravelReader(formats.KVCodec())
-		}
+	{"kv", []string{"porcupine-kv", "ravel", "histories"}, nil, func(ctx context.Context, format string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error) {
+		read := readerFor(format, formats.ReadPorcupineKV, formats.KVCodec(), formats.KVText())
 		return lincheck(ctx, specs.KV(), formats.KVCodec(), read, files, f, stdout, stderr)
 	}},
-	{"register", []string{"ravel"}, nil, ravelSpec(specs.Register(), formats.RegisterCodec())},
+	{"register", []string{"ravel", "histories"}, nil, func(ctx context.Context, format string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error) {
+		read := readerFor(format, nil, formats.RegisterCodec(), formats.RegisterText())
+		return lincheck(ctx, specs.Register(), formats.RegisterCodec(), read, files, f, stdout, stderr)
+	}},
+}
+
+// readerFor reads format: "ravel" with codec, "histories" (ravel check --histories)
+// with text, and any other, a specification's own, with native.
+func readerFor[I, O any](format string, native func(io.Reader, string) ([]histories.Operation[I, O], error),
+	codec formats.Codec[I, O], text formats.TextCodec[I, O]) historyReader[I, O] {
+	switch format {
+	case "ravel":
+		return oneHistory(ravelReader(codec))
+	case "histories":
+		return func(r io.Reader, name string) ([]lincheckItem[I, O], error) {
+			hs, err := formats.ReadCheckHistories(r, name, text)
+			items := make([]lincheckItem[I, O], len(hs))
+			for i, h := range hs {
+				items[i] = lincheckItem[I, O]{name: fmt.Sprintf("%s:%d", name, h.Line), line: h.Line, ops: h.Ops, recorded: h.Verdict}
+			}
+			return items, err
+		}
+	}
+	return oneHistory(native)
 }
 
 // ravelSpec checks files in Ravel's format against spec, read with codec.
 func ravelSpec[S, I, O comparable](spec specs.Spec[S, I, O], codec formats.Codec[I, O]) func(context.Context, string, []string, lincheckFlags, io.Writer, io.Writer) (int, error) {
 	return func(ctx context.Context, _ string, files []string, f lincheckFlags, stdout, stderr io.Writer) (int, error) {
-		return lincheck(ctx, spec, codec, ravelReader(codec), files, f, stdout, stderr)
+		return lincheck(ctx, spec, codec, oneHistory(ravelReader(codec)), files, f, stdout, stderr)
+	}
+}
+
+// lincheckItem is one history to check: a file's, or one line of a file of
+// ravel check --histories, which records a verdict with each.
+type lincheckItem[I, O any] struct {
+	name     string // the file, or FILE:LINE
+	line     int    // the line, in a file of many histories
+	ops      []histories.Operation[I, O]
+	recorded string // the verdict the file records, or ""
+}
+
+// historyReader reads the histories of one file, named name in errors.
+type historyReader[I, O any] func(r io.Reader, name string) ([]lincheckItem[I, O], error)
+
+// oneHistory reads a file that holds one history, with read.
+func oneHistory[I, O any](read func(io.Reader, string) ([]histories.Operation[I, O], error)) historyReader[I, O] {
+	return func(r io.Reader, name string) ([]lincheckItem[I, O], error) {
+		ops, err := read(r, name)
+		return []lincheckItem[I, O]{{name: name, ops: ops}}, err
 	}
 }
 
@@ -97,7 +142,7 @@ func newLincheckFlagSet(f *lincheckFlags, specNames string) *flag.FlagSet {
 	fs := flag.NewFlagSet("lincheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.spec, "spec", "", "the specification: "+specNames+" (default: the one --format holds)")
-	fs.StringVar(&f.format, "format", "", "the files' format: jepsen, porcupine-kv or ravel (default: jepsen for cas-register, porcupine-kv for kv, ravel for the others)")
+	fs.StringVar(&f.format, "format", "", "the files' format: jepsen, porcupine-kv, ravel, or histories (a file of ravel check --histories) (default: jepsen for cas-register, porcupine-kv for kv, ravel for the others)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up on a file after this long and call it unknown; 0 means no limit")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {file, verdict, seconds} instead of text")
 	fs.StringVar(&f.out, "out", "", "write every violation found, with its longest linearizable prefix, to `FILE` as JSON")
@@ -114,9 +159,11 @@ prints a verdict per file: linearizable, not-linearizable, unknown (--timeout or
 --mem-limit struck), or error: … for a file that cannot be read (reported as FILE:LINE;
 the other files are still checked). An empty file is an empty history; - reads standard
 input. For a violation it prints the longest linearizable prefix found and the operation
-that cannot follow it. Exit status, the worst outcome: 1 some file not linearizable,
-130 interrupted (SIGINT or SIGTERM), 2 bad usage or some file unreadable or malformed,
-3 some verdict unknown, 0 every file linearizable.
+that cannot follow it. A file of ravel check --histories (--format histories) holds many
+histories, each with check's verdict: each gets a verdict, said to agree with check's or
+not. Exit status, the worst outcome: 4 some verdict is not the one the file records,
+1 some history not linearizable, 130 interrupted (SIGINT or SIGTERM), 2 bad usage or
+some file unreadable or malformed, 3 some verdict unknown, 0 every history linearizable.
 
 Specifications and their formats (the first is the default):
 `
@@ -128,7 +175,7 @@ Flags:
 `
 
 // formatNotes says what a format is, in the table of specifications.
-var formatNotes = map[string]string{"jepsen": "jepsen (Jepsen logs, e.g. etcd)", "porcupine-kv": "porcupine-kv (EDN maps)"}
+var formatNotes = map[string]string{"jepsen": "jepsen (Jepsen logs, e.g. etcd)", "porcupine-kv": "porcupine-kv (EDN maps)", "histories": "histories (ravel check --histories)"}
 
 // lincheckHelp is lincheck's help text before the flags, with a row for each of the
 // command's specifications.
@@ -183,8 +230,9 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 		return 0, usagef("lincheck: unknown spec %q (valid: %s)", f.spec, c.lincheckSpecNames())
 	}
 	valid := all[i].formats
+	f.formats = valid
 	if f.format == "" {
-		f.format = valid[0]
+		f.format, f.formatDefault = valid[0], true
 	}
 	if !slices.Contains(valid, f.format) {
 		return 0, usagef("lincheck: format %q does not hold %s histories (valid for %s: %s)", f.format, f.spec, f.spec, strings.Join(valid, ", "))
@@ -200,7 +248,7 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 		inputs[i] = namedPath{"the history file", name}
 	}
 	outputs := []namedPath{{"--out", f.out}, {"--html", f.html}}
-	if err := checkOutputs("lincheck", outputs, inputs); err != nil {
+	if err := checkOutputs("lincheck", outputs, inputs, stdout, stderr); err != nil {
 		return 0, err
 	}
 	f.memMax = defaultMemLimit()
@@ -244,94 +292,136 @@ func ravelReader[I, O any](codec formats.Codec[I, O]) func(io.Reader, string) ([
 	}
 }
 
-// lincheckResult is one file's line of --json.
+// lincheckResult is one history's entry of --json.
 type lincheckResult struct {
 	File    string  `json:"file"`
+	Line    int     `json:"line,omitempty"` // the history's line, in a file of many
 	Verdict string  `json:"verdict"`
 	Seconds float64 `json:"seconds"`
 	Error   string  `json:"error,omitempty"` // why the verdict is error or unknown
+	// Recorded is the verdict the file records (--format histories), and Agrees whether
+	// this verdict is the same; a history with no verdict of either has no Agrees.
+	Recorded string `json:"recorded,omitempty"`
+	Agrees   *bool  `json:"agrees,omitempty"`
 }
 
-// lincheck reads and checks the files one after the other. A file that cannot be read
-// gets its own verdict, "error", and the others are still checked; the exit status is
-// the worst outcome (see lincheckExit).
+// lincheck reads and checks the files one after the other, each history of a file in
+// turn. A file that cannot be read gets its own verdict, "error", and the others are
+// still checked; the exit status is the worst outcome (see lincheckExit).
 func lincheck[S, I, O comparable](
 	ctx context.Context, spec specs.Spec[S, I, O], codec formats.Codec[I, O],
-	read func(io.Reader, string) ([]histories.Operation[I, O], error),
-	files []string, f lincheckFlags, stdout, stderr io.Writer,
+	read historyReader[I, O], files []string, f lincheckFlags, stdout, stderr io.Writer,
 ) (int, error) {
-	results := make([]lincheckResult, len(files))
+	var results []lincheckResult
 	var violations []json.RawMessage
 	var n lincheckCounts
 	var late []error
-	var page []byte // --html's: the first violation's, or the first file's
-	for i, name := range files {
+	var page []byte // --html's: the first violation's, or the first history's
+	for _, name := range files {
 		if ctx.Err() != nil {
-			results[i] = lincheckResult{File: name, Verdict: "unknown", Error: "interrupted before it was checked"}
+			results = append(results, lincheckResult{File: name, Verdict: "unknown", Error: "interrupted before it was checked"})
 			n.unknown++
+			n.interrupted = true
 			if !f.json {
 				fmt.Fprintf(stdout, "%s  unknown  (interrupted before it was checked)\n", name)
 			}
 			continue
 		}
-		ops, err := readHistoryFile(name, read)
+		items, err := readHistoryFile(ctx, name, read, f)
+		if ctx.Err() != nil && err != nil {
+			// The read was stopped, not failed: the file has no verdict.
+			n.unknown++
+			n.interrupted = true
+			results = append(results, lincheckResult{File: name, Verdict: "unknown", Error: "interrupted while it was being read"})
+			if !f.json {
+				fmt.Fprintf(stdout, "%s  unknown  (interrupted while it was being read)\n", name)
+			}
+			continue
+		}
 		if err != nil {
 			n.errors++
-			results[i] = lincheckResult{File: name, Verdict: "error", Error: err.Error()}
+			results = append(results, lincheckResult{File: name, Verdict: "error", Error: err.Error()})
 			if !f.json {
 				fmt.Fprintf(stdout, "%s  error: %v\n", name, err)
 			}
 			continue
 		}
-		fctx, cancel := ctx, context.CancelFunc(func() {})
-		if f.timeout > 0 {
-			fctx, cancel = context.WithTimeout(ctx, f.timeout)
-		}
-		start := time.Now()
-		res := wgl.CheckLimited(fctx, spec, ops, f.memMax)
-		elapsed := time.Since(start)
-		cancel()
-		if panicked := (*wgl.SpecPanicError)(nil); errors.As(res.Err, &panicked) {
-			// A bug in the specification, not a verdict on the file: an error, like a
-			// file that cannot be read.
-			n.errors++
-			results[i] = lincheckResult{File: name, Verdict: "error", Seconds: elapsed.Seconds(), Error: res.Err.Error()}
-			if !f.json {
-				fmt.Fprintf(stdout, "%s  error: %v\n", name, res.Err)
+		for _, it := range items {
+			n.histories++
+			r := lincheckResult{File: name, Line: it.line, Recorded: it.recorded}
+			if ctx.Err() != nil {
+				r.Verdict, r.Error = "unknown", "interrupted before it was checked"
+				results = append(results, r)
+				n.unknown++
+				n.interrupted = true
+				if !f.json {
+					fmt.Fprintf(stdout, "%s  unknown  (interrupted before it was checked)\n", it.name)
+				}
+				continue
 			}
-			continue
-		}
-		results[i] = lincheckResult{File: name, Verdict: res.Verdict.String(), Seconds: elapsed.Seconds()}
-		switch res.Verdict {
-		case wgl.NotLinearizable:
-			n.bad++
-			if f.out != "" {
-				v, err := violationRecord(spec, codec, name, ops, res)
-				if err != nil {
-					late = append(late, fmt.Errorf("lincheck: --out: %s: %w", name, err))
-				} else {
-					violations = append(violations, v)
+			ops := it.ops
+			fctx, cancel := ctx, context.CancelFunc(func() {})
+			if f.timeout > 0 {
+				fctx, cancel = context.WithTimeout(ctx, f.timeout)
+			}
+			start := time.Now()
+			res := wgl.CheckLimited(fctx, spec, ops, f.memMax)
+			elapsed := time.Since(start)
+			cancel()
+			r.Seconds = elapsed.Seconds()
+			if panicked := (*wgl.SpecPanicError)(nil); errors.As(res.Err, &panicked) {
+				// A bug in the specification, not a verdict on the file: an error, like a
+				// file that cannot be read.
+				n.errors++
+				r.Verdict, r.Error = "error", res.Err.Error()
+				results = append(results, r)
+				if !f.json {
+					fmt.Fprintf(stdout, "%s  error: %v\n", it.name, res.Err)
+				}
+				continue
+			}
+			r.Verdict = res.Verdict.String()
+			switch res.Verdict {
+			case wgl.NotLinearizable:
+				n.bad++
+				if f.out != "" {
+					v, err := violationRecord(spec, codec, it.name, ops, res)
+					if err != nil {
+						late = append(late, fmt.Errorf("lincheck: --out: %s: %w", it.name, err))
+					} else {
+						violations = append(violations, v)
+					}
+				}
+			case wgl.Unknown:
+				n.unknown++
+				if ctx.Err() != nil {
+					n.interrupted = true
+					r.Error = "interrupted"
+				} else if res.Err != nil {
+					r.Error = unknownReason(res.Err, f.timeout)
 				}
 			}
-		case wgl.Unknown:
-			n.unknown++
-			if ctx.Err() != nil {
-				n.interrupted = true
-				results[i].Error = "interrupted"
-			} else if res.Err != nil {
-				results[i].Error = unknownReason(res.Err, f.timeout)
+			// Only two verdicts can agree or not: an unknown on either side says nothing.
+			disagrees := false
+			if it.recorded != "" && it.recorded != "unknown" && res.Verdict != wgl.Unknown {
+				agrees := it.recorded == r.Verdict
+				r.Agrees, disagrees = &agrees, !agrees
+				if disagrees {
+					n.disagree++
+				}
 			}
-		}
-		if !f.json {
-			printLincheck(stdout, spec, name, ops, res, elapsed, f.timeout, ctx.Err() != nil)
-		}
-		if f.html != "" && (i == 0 || res.Verdict == wgl.NotLinearizable && n.bad == 1) {
-			p := report.NewHistoryPage("ravel lincheck "+name, res.Verdict.String(), [][2]string{{"file", name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
-			var b bytes.Buffer
-			if err := report.WriteHTML(&b, p); err != nil {
-				late = append(late, fmt.Errorf("lincheck: --html: %w", err))
-			} else {
-				page = b.Bytes()
+			results = append(results, r)
+			if !f.json {
+				printLincheck(stdout, spec, it, res, elapsed, f.timeout, ctx.Err() != nil, disagrees)
+			}
+			if f.html != "" && (n.histories == 1 || res.Verdict == wgl.NotLinearizable && n.bad == 1) {
+				p := report.NewHistoryPage("ravel lincheck "+it.name, res.Verdict.String(), [][2]string{{"file", it.name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
+				var b bytes.Buffer
+				if err := report.WriteHTML(&b, p); err != nil {
+					late = append(late, fmt.Errorf("lincheck: --html: %w", err))
+				} else {
+					page = b.Bytes()
+				}
 			}
 		}
 	}
@@ -344,9 +434,19 @@ func lincheck[S, I, O comparable](
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		if results == nil {
+			results = []lincheckResult{}
+		}
 		if err := enc.Encode(results); err != nil {
 			late = append(late, err)
 		}
+	} else if f.format == "histories" {
+		histories := fmt.Sprintf("%d histories", len(results))
+		if len(results) == 1 {
+			histories = "1 history"
+		}
+		fmt.Fprintf(stdout, "\n%s: %d linearizable, %d not linearizable, %d unknown, %d errors; %s\n",
+			histories, len(results)-n.bad-n.unknown-n.errors, n.bad, n.unknown, n.errors, agreement(n.disagree))
 	} else if len(files) > 1 {
 		fmt.Fprintf(stdout, "\n%d files: %d linearizable, %d not linearizable, %d unknown, %d errors\n",
 			len(files), len(files)-n.bad-n.unknown-n.errors, n.bad, n.unknown, n.errors)
@@ -365,17 +465,30 @@ func lincheck[S, I, O comparable](
 	return code, nil
 }
 
+// agreement says how the verdicts compare with those the files record.
+func agreement(disagree int) string {
+	if disagree == 0 {
+		return "no verdict disagrees with the one recorded"
+	}
+	return fmt.Sprintf("%d %s with the verdict recorded", disagree, map[bool]string{true: "disagrees", false: "disagree"}[disagree == 1])
+}
+
 // lincheckCounts are the outcomes of a batch.
 type lincheckCounts struct {
+	histories            int // checked or not, of the files read
 	bad, unknown, errors int
+	disagree             int // verdicts not the one the file records
 	interrupted          bool
 }
 
-// exit is the worst outcome's status: a violation (1) above all, then an interruption
-// (130), a file that could not be read (2), a verdict unknown (3), and 0 when every file
-// is linearizable.
+// exit is the worst outcome's status: a verdict other than the one the file records (4)
+// above all — check and lincheck, or the file, are wrong —, then a violation (1), an
+// interruption (130), a file that could not be read (2), a verdict unknown (3), and 0
+// when every history is linearizable.
 func (n lincheckCounts) exit() int {
 	switch {
+	case n.disagree > 0:
+		return exitDisagree
 	case n.bad > 0:
 		return exitViolation
 	case n.interrupted:
@@ -402,18 +515,48 @@ func unknownReason(err error, timeout time.Duration) string {
 // readHistoryFile opens and reads one file ("-" is standard input). An empty file is
 // an empty history; a file with lines but no operation is almost always one of the
 // wrong format (a Jepsen reader skips lines that are not operations) and is an error.
-func readHistoryFile[I, O any](name string, read func(io.Reader, string) ([]histories.Operation[I, O], error)) ([]histories.Operation[I, O], error) {
+//
+// Opening and reading may wait — on a pipe's writer, on standard input — for as long as
+// the other side likes, so they are done on a goroutine of their own: an interrupt ends
+// the wait at once (the goroutine is left to the process's end), and the error then
+// says the read was stopped.
+func readHistoryFile[I, O any](ctx context.Context, name string, read historyReader[I, O], f lincheckFlags) ([]lincheckItem[I, O], error) {
+	type result struct {
+		items []lincheckItem[I, O]
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		items, err := readAll(name, read, f)
+		done <- result{items, err}
+	}()
+	select {
+	case r := <-done:
+		return r.items, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%s: interrupted while it was being read: %w", name, ctx.Err())
+	}
+}
+
+func readAll[I, O any](name string, read historyReader[I, O], f lincheckFlags) ([]lincheckItem[I, O], error) {
 	fh, err := openInput(name)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
 	cr := &countingReader{r: fh}
-	ops, err := read(cr, name)
-	if err == nil && len(ops) == 0 && cr.n > 0 {
-		return nil, fmt.Errorf("%s: no operations found: is it in the format --format names?", name)
+	items, err := read(cr, name)
+	if err == nil && cr.n > 0 && (len(items) == 0 || len(items) == 1 && len(items[0].ops) == 0) {
+		what := "no operations"
+		if f.format == "histories" {
+			what = "no histories"
+		}
+		if f.formatDefault {
+			return nil, fmt.Errorf("%s: %s found in the %s format, %s's default: name the file's format with --format (valid for %s: %s)", name, what, f.format, f.spec, f.spec, strings.Join(f.formats, ", "))
+		}
+		return nil, fmt.Errorf("%s: %s found in the %s format (--format %s): is the file in another? (valid for %s: %s)", name, what, f.format, f.format, f.spec, strings.Join(f.formats, ", "))
 	}
-	return ops, err
+	return items, err
 }
 
 // countingReader counts the bytes read through it.
@@ -428,10 +571,22 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return k, err
 }
 
-// printLincheck prints one file's verdict, and for a violation its explanation.
-func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], name string, ops []histories.Operation[I, O],
-	res wgl.Result, elapsed, timeout time.Duration, interrupted bool) {
-	fmt.Fprintf(w, "%s  %s  (%s, %s)\n", name, res.Verdict, plural(len(ops), "operation"), seconds(elapsed.Seconds()))
+// printLincheck prints one history's verdict, and for a violation its explanation; of
+// a history whose file records a verdict (--format histories), it says whether the two
+// agree, and explains only a disagreement.
+func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], it lincheckItem[I, O],
+	res wgl.Result, elapsed, timeout time.Duration, interrupted, disagrees bool) {
+	ops := it.ops
+	fmt.Fprintf(w, "%s  %s  (%s, %s)", it.name, res.Verdict, plural(len(ops), "operation"), seconds(elapsed.Seconds()))
+	switch {
+	case disagrees:
+		fmt.Fprintf(w, "  DISAGREES: the file records %s", it.recorded)
+	case it.recorded != "" && it.recorded == res.Verdict.String():
+		fmt.Fprint(w, "  as recorded")
+	case it.recorded != "":
+		fmt.Fprintf(w, "  (the file records %s)", it.recorded)
+	}
+	fmt.Fprintln(w)
 	switch res.Verdict {
 	case wgl.Unknown:
 		switch {
@@ -441,7 +596,9 @@ func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], na
 			fmt.Fprintf(w, "  %s\n", unknownReason(res.Err, timeout))
 		}
 	case wgl.NotLinearizable:
-		fmt.Fprint(w, report.ExplainViolation(spec, ops, res, explainRows))
+		if it.recorded == "" || disagrees {
+			fmt.Fprint(w, report.ExplainViolation(spec, ops, res, explainRows))
+		}
 	}
 }
 

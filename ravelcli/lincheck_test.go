@@ -218,6 +218,8 @@ func TestLincheckBadInput(t *testing.T) {
 	bom := write("bom.jsonl", "\xef\xbb\xbf"+`{"client":0,"input":{"f":"read"},"output":0,"call":1,"return":2}`+"\n")
 	dup := write("dup.jsonl", `{"client":0,"input":{"f":"read"},"output":0,"call":1,"return":2,"Call":5}`+"\n")
 	long := write("long.jsonl", strings.Repeat("x", 64<<20+10)+"\n")
+	arr := write("array.jsonl", `[{"client":0}]`+"\n")
+	comments := write("comments.jsonl", "# nothing but a comment\n")
 	good := filepath.Join(porcupineData, "jepsen", "etcd_002.log")
 	for _, c := range []struct {
 		name string
@@ -229,6 +231,8 @@ func TestLincheckBadInput(t *testing.T) {
 		{"porcupine-kv", []string{"--spec", "kv", kv}, []string{kv + ":2: ", "expected a :key"}, true},
 		{"ravel", []string{"--spec", "register", rv}, []string{rv + ":3: ", "expected the value read (an integer)"}, true},
 		{"no operations", []string{"--spec", "cas-register", "--format", "jepsen", noOps}, []string{noOps + ": no operations found", "--format"}, true},
+		{"a JSON array", []string{"--spec", "register", arr}, []string{arr + ":1: ", "expected one JSON object", "found a JSON array"}, true},
+		{"comments only, the default format", []string{"--spec", "register", comments}, []string{comments + ": no operations found in the ravel format, register's default", "--format (valid for register: ravel, histories)"}, true},
 		{"missing file", []string{"--spec", "kv", filepath.Join(dir, "nope.txt")}, []string{"no such file"}, true},
 		{"directory", []string{"--spec", "kv", dir}, []string{dir + ": is a directory"}, true},
 		{"duplicate JSON key", []string{"--spec", "register", dup}, []string{dup + ":1: ", `"Call" twice`}, true},
@@ -236,8 +240,8 @@ func TestLincheckBadInput(t *testing.T) {
 		{"no spec", []string{good}, []string{"needs --spec", "cas-register, kv, register"}, false},
 		{"unknown spec", []string{"--spec", "queue", good}, []string{`unknown spec "queue"`, "cas-register, kv, register"}, false},
 		// The unknown format is named, not the --spec it would have implied.
-		{"unknown format", []string{"--format", "nosuch", good}, []string{`unknown format "nosuch" (valid: jepsen, porcupine-kv, ravel)`}, false},
-		{"unknown format with a spec", []string{"--spec", "kv", "--format", "nosuch", good}, []string{`unknown format "nosuch" (valid: jepsen, porcupine-kv, ravel)`}, false},
+		{"unknown format", []string{"--format", "nosuch", good}, []string{`unknown format "nosuch" (valid: histories, jepsen, porcupine-kv, ravel)`}, false},
+		{"unknown format with a spec", []string{"--spec", "kv", "--format", "nosuch", good}, []string{`unknown format "nosuch" (valid: histories, jepsen, porcupine-kv, ravel)`}, false},
 		{"wrong format", []string{"--spec", "register", "--format", "jepsen", good}, []string{`format "jepsen" does not hold register histories`, "ravel"}, false},
 		{"no files", []string{"--spec", "kv"}, []string{"at least one history file"}, false},
 		{"bad timeout", []string{"--spec", "kv", "--timeout", "soon", good}, []string{"invalid value"}, false},

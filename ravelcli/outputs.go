@@ -130,10 +130,12 @@ type namedPath struct{ what, path string }
 
 // checkOutputs refuses, before any work, outputs that would lose data: "-" (which names
 // standard input for the commands that read files, and a file named - is rarely what
-// was meant), and an output that names another output or one of the inputs — writing it
-// would destroy what the other holds. Empty outputs were not given, and "-" inputs are
-// standard input.
-func checkOutputs(cmd string, outs, inputs []namedPath) error {
+// was meant), an output that names another output or one of the inputs — writing it
+// would destroy what the other holds —, and a regular file that is where stdout or
+// stderr already goes (the shell's > FILE): the output replaces that file, and what the
+// command prints goes on into the file removed. Empty outputs were not given, and "-"
+// inputs are standard input.
+func checkOutputs(cmd string, outs, inputs []namedPath, stdout, stderr io.Writer) error {
 	var given []namedPath
 	for _, o := range outs {
 		if o.path == "" {
@@ -152,9 +154,38 @@ func checkOutputs(cmd string, outs, inputs []namedPath) error {
 				return clashError(cmd, o, in)
 			}
 		}
+		for _, st := range []struct {
+			name string
+			w    io.Writer
+		}{{"standard output", stdout}, {"standard error", stderr}} {
+			if streamIsFile(st.w, o.path) {
+				return usagef("%s: %s %s is the file %s goes to: the output would replace it, and the report written there would be lost; give %s another file, or send %s elsewhere", cmd, o.what, o.path, st.name, o.what, st.name)
+			}
+		}
 		given = append(given, o)
 	}
 	return nil
+}
+
+// streamIsFile reports whether w is an open regular file — stdout redirected to a file —
+// that the output name leads to, where prepareOutput would remove it and writeOutput
+// write a new one. An output that is one of the process's descriptors (/dev/stdout) is
+// written where it stands, beside what the command prints, and is no clash.
+func streamIsFile(w io.Writer, name string) bool {
+	f, ok := w.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	t, err := resolveOutput(name)
+	if err != nil || t.kind != outputFile || !t.exists {
+		return false
+	}
+	ost, err := os.Stat(t.path)
+	return err == nil && os.SameFile(st, ost)
 }
 
 func clashError(cmd string, a, b namedPath) error {

@@ -34,21 +34,23 @@ func (c *catalog) cmdReplay(args []string, stdout, stderr io.Writer) (int, error
 	}
 	path := args[0]
 	outputs := []namedPath{{"--html", html}}
-	if err := checkOutputs("replay", outputs, []namedPath{{"the violation file", path}}); err != nil {
+	if err := checkOutputs("replay", outputs, []namedPath{{"the violation file", path}}, stdout, stderr); err != nil {
 		return 0, err
 	}
 	in, err := openInput(path)
 	if err != nil {
 		return 0, usagef("replay: %v", err)
 	}
-	vf, ids, err := readViolationFile(in, path)
+	// The system is looked up while the file is read, before its digest is checked: an
+	// unknown system is the cause to name, not the digest it does not match.
+	var entry System
+	vf, ids, err := report.ReadKnown(in, path, func(system string) (err error) {
+		entry, err = c.lookup(system)
+		return err
+	})
 	in.Close()
 	if err != nil {
 		return 0, usagef("replay: %v", err)
-	}
-	entry, err := c.lookup(vf.Run.System)
-	if err != nil {
-		return 0, usagef("replay: %s: %v", path, err)
 	}
 	sys, harness, err := replaySystem(entry, vf)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -255,6 +256,14 @@ func ReadFile(path string) (File, []uint64, error) {
 // the digest matching them and the fingerprint well formed. It returns the schedule's
 // event identities, for explorer.Replay.
 func Read(r io.Reader, name string) (File, []uint64, error) {
+	return ReadKnown(r, name, nil)
+}
+
+// ReadKnown is Read, with known (when not nil) saying whether the file's system is one
+// the caller can replay, and why not. The checks go from the cause to its effects, so
+// that an edited file is told its real fault: every field known and each required one
+// present, then the system known, then the run sensible and the digest matching it.
+func ReadKnown(r io.Reader, name string, known func(system string) error) (File, []uint64, error) {
 	var vf File
 	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
 	if err != nil {
@@ -273,6 +282,14 @@ func Read(r io.Reader, name string) (File, []uint64, error) {
 	}
 	if vf.Format != Format {
 		return vf, nil, fmt.Errorf("%s: format %q, want %q (written by ravel check --out)", name, vf.Format, Format)
+	}
+	if missing := missingField(data); missing != "" {
+		return vf, nil, fmt.Errorf("%s: no %s: the file was edited or damaged (ravel check --out writes it)", name, missing)
+	}
+	if known != nil {
+		if err := known(vf.Run.System); err != nil {
+			return vf, nil, fmt.Errorf("%s: %v", name, err)
+		}
 	}
 	if a := vf.Run.Agents; a < 1 || a > explorer.MaxActors {
 		return vf, nil, fmt.Errorf("%s: %d agents: want 1 to %d (%s)", name, a, explorer.MaxActors, explorer.MaxActorsWhy)
@@ -299,6 +316,42 @@ func Read(r io.Reader, name string) (File, []uint64, error) {
 		return vf, nil, fmt.Errorf("%s: bad fingerprint %q: want 16 hex digits", name, vf.Fingerprint)
 	}
 	return vf, ids, nil
+}
+
+// requiredFields are the fields a counterexample file must hold, not null: the others
+// may be left out (zero, false or empty). Dotted names are inside an object.
+var requiredFields = []string{"run", "run.system", "run.agents", "schedule_digest", "fingerprint",
+	"violation", "violation.kind", "violation.history"}
+
+// missingField names the first required field that data, a JSON object already decoded
+// into a File, lacks or holds as null, quoted as it is written; "" when none is.
+func missingField(data []byte) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return ""
+	}
+	objects := map[string]map[string]json.RawMessage{"": top}
+	for _, f := range requiredFields {
+		parent, key, nested := strings.Cut(f, ".")
+		obj := top
+		if nested {
+			if _, ok := objects[parent]; !ok {
+				var m map[string]json.RawMessage
+				json.Unmarshal(top[parent], &m) // present and not null: checked before
+				objects[parent] = m
+			}
+			obj = objects[parent]
+		} else {
+			key = parent
+		}
+		if v, ok := obj[key]; !ok || string(bytes.TrimSpace(v)) == "null" {
+			if nested {
+				return fmt.Sprintf("%q in %q", key, parent)
+			}
+			return fmt.Sprintf("%q", key)
+		}
+	}
+	return ""
 }
 
 func parseID(s string) (uint64, error) {

@@ -1,0 +1,119 @@
+package ravelcli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// lincheckJSON runs lincheck --json with args and decodes its results.
+func lincheckJSON(t *testing.T, args ...string) (int, []lincheckResult) {
+	t.Helper()
+	code, stdout, stderr := runRavel(append([]string{"lincheck", "--json"}, args...)...)
+	var results []lincheckResult
+	if err := json.Unmarshal([]byte(stdout), &results); err != nil {
+		t.Fatalf("lincheck %q: exit %d, stdout is not its JSON (%v):\n%s\nstderr:\n%s", args, code, err, stdout, stderr)
+	}
+	return code, results
+}
+
+// TestLincheckReadsCheckHistories: lincheck --format histories reads what
+// check --histories writes and reaches the same verdict on every history, on systems
+// with violations and without, of the register and of the key-value store — another way
+// to each verdict. A verdict flipped by hand in the file is reported as a disagreement
+// (exit 4), on its line and only there: lincheck judges the histories, it does not echo
+// the file.
+func TestLincheckReadsCheckHistories(t *testing.T) {
+	tests := []struct {
+		system, spec string
+		bad          bool // some history is not linearizable
+	}{
+		{"register", "register", false},
+		{"register-buggy", "register", true},
+		{"adr-buggy", "register", true},
+		{"chord", "kv", true},
+		{"chord-fixed", "kv", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.system, func(t *testing.T) {
+			dir := t.TempDir()
+			h := filepath.Join(dir, "h.jsonl")
+			if code, _, stderr := runRavel("check", tt.system, "--quiet", "--histories", h); code != exitOK && code != exitViolation {
+				t.Fatalf("check: exit %d; stderr:\n%s", code, stderr)
+			}
+			data, err := os.ReadFile(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			want := exitOK
+			if tt.bad {
+				want = exitViolation
+			}
+			code, results := lincheckJSON(t, "--spec", tt.spec, "--format", "histories", h)
+			if code != want {
+				t.Errorf("lincheck: exit %d, want %d", code, want)
+			}
+			if len(results) != len(lines) {
+				t.Fatalf("%d results for %d histories", len(results), len(lines))
+			}
+			flip, bad := 0, false // the first history found not linearizable, or else the first
+			for i, r := range results {
+				if r.Line != i+1 || r.Agrees == nil || !*r.Agrees || r.Verdict != r.Recorded {
+					t.Errorf("line %d: %+v, want the verdict recorded", i+1, r)
+				}
+				if !bad && r.Verdict == "not-linearizable" {
+					flip, bad = i, true
+				}
+			}
+			if bad != tt.bad {
+				t.Errorf("a history not linearizable found: %v, want %v", bad, tt.bad)
+			}
+
+			// One verdict flipped by hand.
+			from, to := `"verdict":"linearizable"`, `"verdict":"not-linearizable"`
+			if results[flip].Verdict == "not-linearizable" {
+				from, to = to, from
+			}
+			lines[flip] = strings.Replace(lines[flip], from, to, 1)
+			flipped := filepath.Join(dir, "flipped.jsonl")
+			if err := os.WriteFile(flipped, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, results = lincheckJSON(t, "--spec", tt.spec, "--format", "histories", flipped)
+			if code != exitDisagree {
+				t.Errorf("flipped: exit %d, want %d", code, exitDisagree)
+			}
+			for i, r := range results {
+				if agrees := r.Agrees != nil && *r.Agrees; agrees != (i != flip) {
+					t.Errorf("flipped: line %d: %+v, want agreement %v", i+1, r, i != flip)
+				}
+			}
+			code, stdout, _ := runRavel("lincheck", "--spec", tt.spec, "--format", "histories", flipped)
+			if wantLine := "flipped.jsonl:" + strconv.Itoa(flip+1) + "  "; code != exitDisagree || !strings.Contains(stdout, "DISAGREES") || !strings.Contains(stdout, wantLine) {
+				t.Errorf("flipped, text: exit %d, want %d and a line %q that DISAGREES:\n%s", code, exitDisagree, wantLine, stdout)
+			}
+		})
+	}
+}
+
+// TestLincheckHistoriesFormatNamed: a check --histories file read in the ravel format
+// (the default of --spec register) is refused with the --format to use.
+func TestLincheckHistoriesFormatNamed(t *testing.T) {
+	h := filepath.Join(t.TempDir(), "h.jsonl")
+	line := `{"ops":[{"req":"c0.0","input":"Write(1)","output":"ok"}],"precedes":[],"verdict":"linearizable"}` + "\n"
+	if err := os.WriteFile(h, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runRavel("lincheck", "--spec", "register", h)
+	if code != exitUsage || !strings.Contains(stdout, "--format histories") {
+		t.Errorf("exit %d, want %d and a hint to --format histories:\n%s", code, exitUsage, stdout)
+	}
+	code, stdout, _ = runRavel("lincheck", "--spec", "register", "--format", "histories", h)
+	if code != exitOK || !strings.Contains(stdout, "as recorded") {
+		t.Errorf("--format histories: exit %d, want 0 and the verdict as recorded:\n%s", code, stdout)
+	}
+}
