@@ -55,8 +55,9 @@ Usage:
 Run 'ravel check -h' (or 'ravel help check') for check's flags, and likewise for each command.
 Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
 (or a failure of the visited-state store on disk), 3 (lincheck) some verdict
-unknown, 130 interrupted (SIGINT or SIGTERM) before a violation was found;
-explore exits 0 when interrupted, as a server does.
+unknown, 4 (lincheck --format histories) some verdict not the one recorded,
+130 interrupted (SIGINT or SIGTERM) before a violation was found; explore exits
+0 when interrupted, as a server does.
 `
 
 // Main runs the command line of os.Args over the catalog opts make and exits with its
