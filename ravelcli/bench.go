@@ -91,13 +91,11 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 		if err != nil {
 			return 0, usagef("bench: %v", err)
 		}
-		note := func(msg string) {
+		// A flag that applies to some of the strategies only is noted, not refused.
+		for _, note := range inapplicableNotes("bench", fs, applyFacts{name: s, strat: strat}) {
 			if !f.quiet {
-				fmt.Fprintf(stderr, "%s\n", msg)
+				fmt.Fprintln(stderr, note)
 			}
-		}
-		if err := ef.validateStrategy("bench", fs, strat, false, note); err != nil {
-			return 0, err
 		}
 	}
 	ctx, stop := interruptContext(stderr, c.name())

@@ -72,7 +72,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
 	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
 	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
-	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: "+strings.Join(dpor.Dependences(), ", ")+" (default: history; key for liviola; actor for the samplers, which know actor and history)")
+	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: "+strings.Join(dpor.Dependences(), ", ")+" (default: history; key for liviola; actor for the samplers, for which it decides the draw of rapos and pos, the calibration, and which runs count as one trace; for random, only the last)")
 	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive, delay-bounded, dpor and dpor-source; not the samplers)")
 	fs.BoolVar(&f.canonical, "canonical-states", false, "with --state-caching on (exhaustive, dpor and dpor-source): a state covers the canonical form of its history, not its order, so paths whose histories no canonical history tells apart meet; fewer states, the same canonical histories, fewer chronologically unique ones")
 	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
@@ -165,13 +165,23 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if _, ok := strat.(dpor.Sampler); (ok || sampling != nil) && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
 	}
-	if sampling == nil {
-		if err := ef.validateStrategy("check", fs, strat, true, nil); err != nil {
-			return 0, err
-		}
-	}
 	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxStates: f.maxStates, MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
 	if err := f.faults.apply(&sys, &opts); err != nil {
+		return 0, err
+	}
+	if f.caching != "on" && f.caching != "off" {
+		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
+	}
+	mem, err := visited.ParseSize(f.visitedMem)
+	if err != nil {
+		return 0, usagef("check: --visited-mem: %v", err)
+	}
+	// Before the checks of the values of flags that may not apply at all.
+	facts := applyFacts{name: f.strategy, sampler: sampling, caching: f.caching == "on", sys: &sys}
+	if sampling == nil {
+		facts.strat = strat
+	}
+	if err := refuseInapplicable("check", fs, facts); err != nil {
 		return 0, err
 	}
 	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxStates: f.maxStates, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", CanonicalStates: f.canonical, Stateless: f.stateless, Faults: faultsInfo(&sys), Reflective: f.reflective}
@@ -201,28 +211,17 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		if !dpor.CachingSound(strat) {
 			return 0, usagef("check: --state-caching on is not sound with the %s strategy (it would lose the backtrack points of the paths it cuts); use dpor (stateful DPOR), exhaustive or delay-bounded, or --state-caching off", f.strategy)
 		}
-		if err := visitedFlagsApply("check", fs, strat); err != nil {
-			return 0, err
-		}
 		if f.canonical {
 			if !dpor.CanonicalStatesSound(strat) {
 				return 0, usagef("check: --canonical-states loses canonical histories with the %s strategy (what it explores from a state depends on more than the state and its history's canonical form); use exhaustive, dpor or dpor-source, or drop the flag", f.strategy)
 			}
 			opts.CanonicalStates = true
 		}
-	case "off":
-		if f.maxStates != 0 {
-			return 0, usagef("check: --max-states needs --state-caching on: without it the search counts no states (bound it with --max-schedules)")
-		}
-		if f.canonical {
-			return 0, usagef("check: --canonical-states needs --state-caching on: it changes what a visited state is")
-		}
-	default:
-		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
 	}
-	mem, err := visited.ParseSize(f.visitedMem)
-	if err != nil {
-		return 0, usagef("check: --visited-mem: %v", err)
+	if mem == 0 {
+		// explorer.Options would read 0 as its default, 512MiB, where the other budgets'
+		// 0 means no limit: neither is what a user writing 0 may mean.
+		return 0, usagef("check: --visited-mem must be at least %dKiB, got 0 (beyond it, visited states spill to disk; there is no unlimited setting)", visited.MinMemBytes>>10)
 	}
 	opts.VisitedMem, opts.VisitedDir = mem, f.visitedDir
 	if opts.Checkpoint, err = f.ckpt.checkpointing(info, mem, f.reflective); err != nil {

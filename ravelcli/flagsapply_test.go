@@ -1,0 +1,86 @@
+package ravelcli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInapplicableFlagsRefused: a flag given explicitly that does not apply to the
+// strategy or the other options is refused before any work, exit 2, in one line that
+// names the flag, why, and what it applies to (the probe's C2 examples).
+func TestInapplicableFlagsRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "visited")
+	for _, c := range []struct {
+		name string
+		args string
+		want string
+	}{
+		{"delays with random", "--strategy random --delays 2 --max-schedules 5", "the random strategy ignores --delays (it applies to delay-bounded)"},
+		{"depth with exhaustive", "--depth 2", "the exhaustive strategy ignores --depth (it applies to pctcp, tapct and dpos)"},
+		{"depth with pos", "--strategy pos --depth 2 --max-schedules 5", "the pos strategy ignores --depth (it applies to pctcp, tapct and dpos)"},
+		{"events with tapct", "--strategy tapct --events 5 --max-schedules 5", "the tapct strategy ignores --events (it applies to pctcp)"},
+		{"racy with pctcp", "--strategy pctcp --racy declared --max-schedules 5", "the pctcp strategy ignores --racy (it applies to tapct and dpos)"},
+		{"chain partition with dpos", "--strategy dpos --chain-partition ag --max-schedules 5", "the dpos strategy ignores --chain-partition (it applies to pctcp and tapct)"},
+		{"run with exhaustive", "--run 3", "the exhaustive strategy ignores --run (it applies to random, rapos, pos, pctcp, tapct and dpos)"},
+		{"fault probability with exhaustive", "--fault-probability 0.5", "the exhaustive strategy ignores --fault-probability (it applies to random)"},
+		{"fault probability without faults", "--strategy random --fault-probability 0.5 --max-schedules 5", "--fault-probability needs a fault budget"},
+		{"partition hold without partitions", "--partition-hold", "--partition-hold needs a --partition budget"},
+		{"crash stop without crashes", "--crash-stop", "--crash-stop needs a --crash budget"},
+		{"visited memory without caching", "--visited-mem 1KB", "--visited-mem needs --state-caching on"},
+		{"visited dir without caching", "--visited-dir " + dir, "--visited-dir needs --state-caching on"},
+		{"visited memory 0", "--state-caching on --visited-mem 0", "--visited-mem must be at least 4KiB, got 0"},
+		{"max states 0 without caching", "--max-states 0", "--max-states needs --state-caching on"},
+		{"dependence with exhaustive", "--dependence key", "the exhaustive strategy ignores --dependence (it applies to random, dpor, dpor-source, transdpor, ired, liviola, rapos, pos, pctcp, tapct and dpos)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runRavel(append([]string{"check", "register", "--quiet"}, strings.Fields(c.args)...)...)
+			if code != exitUsage {
+				t.Errorf("exit = %d, want 2; stderr %q", code, stderr)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr, c.want)
+			}
+			if strings.Count(strings.TrimSpace(stderr), "\n") > 0 || stdout != "" {
+				t.Errorf("not one line before any work: stdout %q, stderr %q", stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestApplicableFlagsAccepted: the same flags, where they apply, run.
+func TestApplicableFlagsAccepted(t *testing.T) {
+	for _, args := range []string{
+		"--strategy random --drop 1 --fault-probability 0.5 --max-schedules 5",
+		"--strategy random --dependence history --max-schedules 5",
+		"--strategy pctcp --depth 2 --run 3 --chain-partition singleton --max-schedules 5",
+		"--strategy tapct --racy-events 4 --racy auto --max-schedules 5",
+		"--partition 1 --partition-hold --max-schedules 5",
+		"--crash 1 --crash-stop --max-schedules 5",
+		"--state-caching on --visited-mem 4KiB --max-states 10 --max-schedules 5",
+		"--strategy dpor-source --dependence actor --max-schedules 5",
+		"--strategy delay-bounded --delays 1 --max-schedules 5",
+	} {
+		t.Run(args, func(t *testing.T) {
+			code, _, stderr := runRavel(append([]string{"check", "register", "--quiet"}, strings.Fields(args)...)...)
+			if code == exitUsage {
+				t.Errorf("exit 2: %s", stderr)
+			}
+		})
+	}
+}
+
+// TestBenchNotesInapplicable: bench runs several strategies, so a flag that applies to
+// some of them is noted for the others, not refused.
+func TestBenchNotesInapplicable(t *testing.T) {
+	code, _, stderr := runRavel("bench", "--systems", "register", "--harness", "2r1w", "--strategies", "exhaustive,dpor", "--dependence", "actor", "--max-schedules", "5", "--st=false")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "bench: the exhaustive strategy ignores --dependence\n"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+	if strings.Contains(stderr, "dpor strategy ignores") {
+		t.Errorf("dpor said to ignore --dependence: %q", stderr)
+	}
+}
