@@ -84,3 +84,21 @@ func TestBenchNotesInapplicable(t *testing.T) {
 		t.Errorf("dpor said to ignore --dependence: %q", stderr)
 	}
 }
+
+// TestExploreAgentsAsCheck: explore refuses the agent counts check refuses, in the same
+// words. Each command line also has a bad --port, refused after the agents, so that no
+// server starts whatever explore makes of the agents.
+func TestExploreAgentsAsCheck(t *testing.T) {
+	for _, n := range []string{"0", "99", "-5"} {
+		t.Run(n, func(t *testing.T) {
+			_, _, checkErr := runRavel("check", "register", "--agents", n)
+			code, stdout, stderr := runRavel("explore", "register", "--agents", n, "--port", "-1")
+			if code != exitUsage || stdout != "" {
+				t.Errorf("exit %d, stdout %q; want 2 and nothing", code, stdout)
+			}
+			if want := strings.Replace(checkErr, "ravel: check:", "ravel: explore:", 1); stderr != want {
+				t.Errorf("explore says %q, want %q, as check does", stderr, want)
+			}
+		})
+	}
+}

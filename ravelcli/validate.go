@@ -29,14 +29,27 @@ func (f exploreFlags) validate(cmd string, fs *flag.FlagSet) error {
 		return usagef("%s: --max-schedules must be 0 (no limit) or positive, got %d", cmd, f.maxSchedules)
 	case f.maxDepth < 0:
 		return usagef("%s: --max-depth must be 0 (no limit) or positive, got %d", cmd, f.maxDepth)
-	case f.agents < 0 || (set["agents"] && f.agents == 0):
-		return usagef("%s: --agents must be at least 1, got %d", cmd, f.agents)
-	case f.agents > explorer.MaxActors:
-		return usagef("%s: --agents %d is more than the %d actors a system may have (%s)", cmd, f.agents, explorer.MaxActors, explorer.MaxActorsWhy)
+	}
+	if err := validAgents(cmd, f.agents, set["agents"]); err != nil {
+		return err
+	}
+	switch {
 	case f.retries < -1 || (set["retries"] && f.retries < 0):
 		return usagef("%s: --retries must be 0 (none) or positive, got %d", cmd, f.retries)
 	case f.delays < 0:
 		return usagef("%s: --delays must be 0 or positive, got %d", cmd, f.delays)
+	}
+	return nil
+}
+
+// validAgents checks --agents n, given explicitly or left at 0 (the system's default):
+// check, bench, deps and explore refuse the same counts in the same words.
+func validAgents(cmd string, n int, given bool) error {
+	switch {
+	case n < 0 || given && n == 0:
+		return usagef("%s: --agents must be at least 1, got %d", cmd, n)
+	case n > explorer.MaxActors:
+		return usagef("%s: --agents %d is more than the %d actors a system may have (%s)", cmd, n, explorer.MaxActors, explorer.MaxActorsWhy)
 	}
 	return nil
 }
