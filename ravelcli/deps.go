@@ -78,16 +78,32 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 	if err := ef.validate("deps", fs); err != nil {
 		return 0, err
 	}
+	systemNames, err := splitOnce("deps", "--systems", f.systems)
+	if err != nil {
+		return 0, err
+	}
 	var entries []System
-	for _, name := range split(f.systems) {
+	for _, name := range systemNames {
 		e, err := c.lookup(name)
 		if err != nil {
 			return 0, usagef("deps: %v", err)
 		}
 		entries = append(entries, e)
 	}
+	strategies, err := splitOnce("deps", "--strategies", f.strategies)
+	if err != nil {
+		return 0, err
+	}
+	dependences, err := splitOnce("deps", "--dependence", f.dependences)
+	if err != nil {
+		return 0, err
+	}
+	harnessNames, err := splitOnce("deps", "--harness", f.harnesses)
+	if err != nil {
+		return 0, err
+	}
 	cfg := depbench.Config{
-		Strategies: split(f.strategies), Dependences: split(f.dependences),
+		Strategies: strategies, Dependences: dependences,
 		MaxSchedules: budget(f.maxSchedules), MaxDepth: int(budget(int64(f.maxDepth))),
 		CachedBaseline: f.cached, Commute: f.commute, CommuteStates: int(budget(int64(f.commuteStates))),
 	}
@@ -108,6 +124,9 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 			return 0, usagef("deps: strategy %q reduces by no dependence relation (valid: %s)", s, strings.Join(depbench.Strategies(), ", "))
 		}
 	}
+	if err := buildEach("deps", entries, harnessNames, false, f.agents, f.retries); err != nil {
+		return 0, err
+	}
 	if !f.quiet {
 		cfg.Progress = func(msg string) { fmt.Fprintf(stderr, "deps: %s\n", msg) }
 	}
@@ -115,10 +134,7 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 	defer stop()
 	var tables []*depbench.Table
 	for _, e := range entries {
-		harnesses := []string{e.Harnesses[0]}
-		if f.harnesses != "" {
-			harnesses = split(f.harnesses)
-		}
+		harnesses := runHarnesses(e, harnessNames, false)
 		agents := f.agents
 		if agents == 0 {
 			agents = e.Agents

@@ -102,3 +102,31 @@ func TestExploreAgentsAsCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchDepsCheckEverySystemFirst: bench and deps refuse a harness (or name given
+// twice, or strategy) that one system does not take before running any other system:
+// nothing on stdout, exit 2, one line.
+func TestBenchDepsCheckEverySystemFirst(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args string
+		want string
+	}{
+		{"bench harness of another system", "bench --systems register,gossip --harness 2r1w --st=false --max-schedules 5 --quiet", `bench gossip: unknown harness "2r1w" (valid: writes, rw)`},
+		{"deps second harness unknown", "deps --systems register --harness 2r1w,nosuch --commute=false --max-schedules 5 --quiet", `deps register: unknown harness "nosuch" (valid: 2r1w, 2r2w)`},
+		{"deps harness of another system", "deps --systems register,gossip --harness 2r1w --commute=false --max-schedules 5 --quiet", `deps gossip: unknown harness "2r1w"`},
+		{"bench strategy twice", "bench --systems register --strategies exhaustive,exhaustive --st=false --max-schedules 5 --quiet", "bench: --strategies names exhaustive twice"},
+		{"bench system twice", "bench --systems register,register --strategies exhaustive --st=false --max-schedules 5 --quiet", "bench: --systems names register twice"},
+		{"deps dependence twice", "deps --systems register --dependence actor,actor --max-schedules 5 --quiet", "deps: --dependence names actor twice"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runRavel(strings.Fields(c.args)...)
+			if code != exitUsage || stdout != "" {
+				t.Errorf("exit %d, stdout %q; want 2 before any run", code, stdout)
+			}
+			if !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("stderr = %q, want one line with %q", stderr, c.want)
+			}
+		})
+	}
+}
