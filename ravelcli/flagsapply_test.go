@@ -118,6 +118,8 @@ func TestBenchDepsCheckEverySystemFirst(t *testing.T) {
 		{"bench strategy twice", "bench --systems register --strategies exhaustive,exhaustive --st=false --max-schedules 5 --quiet", "bench: --strategies names exhaustive twice"},
 		{"bench system twice", "bench --systems register,register --strategies exhaustive --st=false --max-schedules 5 --quiet", "bench: --systems names register twice"},
 		{"deps dependence twice", "deps --systems register --dependence actor,actor --max-schedules 5 --quiet", "deps: --dependence names actor twice"},
+		{"deps unknown strategy", "deps --strategies pos", `deps: unknown strategy "pos" (valid: dpor, dpor-source, transdpor, ired, liviola)`},
+		{"deps strategy of no relation", "deps --strategies exhaustive", `deps: strategy "exhaustive" reduces by no dependence relation (valid: dpor, dpor-source, transdpor, ired, liviola)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := runRavel(strings.Fields(c.args)...)
