@@ -379,8 +379,27 @@ func completeSearchHint(r checkReport) string {
 		return "hint: --strategy dpor (stateful DPOR, with the same --state-caching on) finds the same canonical histories in fewer states"
 	case r.Interrupted || r.StateCaching || (r.Strategy != "exhaustive" && r.Strategy != "dpor"):
 		return ""
+	case cutByDepth(r):
+		// The depth budget, not the schedule budget, left the search incomplete: it is the
+		// first cause to name; caching helps only if the paths loop. A dpor run is told
+		// the flags it lacks, not the strategy it has.
+		strategy := "--strategy dpor "
+		if r.Strategy == "dpor" {
+			strategy = ""
+		}
+		return fmt.Sprintf("hint: the depth budget (--max-depth %d) cut the search: raise it until nothing is cut; if the protocol's paths loop, %s--state-caching on --max-schedules 0 ends each path at a state already visited, so it completes on a finite state space", r.MaxDepth, strategy)
 	}
 	return "hint: --strategy dpor --state-caching on --max-schedules 0 ends each path at a state already visited, so it completes on a finite state space, cycles included"
+}
+
+// cutByDepth says whether the search ended, incomplete, only because the depth budget
+// cut schedules: not interrupted, nor stopped at the schedule or state budget.
+func cutByDepth(r checkReport) bool {
+	switch {
+	case r.Complete || r.Interrupted || r.HistoriesUnjudged > 0, r.MaxStates > 0 && r.States >= r.MaxStates:
+		return false
+	}
+	return r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules)
 }
 
 func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {
@@ -408,7 +427,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintln(w, "search: interrupted — the figures below cover the schedules explored so far")
 	case r.MaxStates > 0 && r.States >= r.MaxStates:
 		fmt.Fprintf(w, "search: incomplete — stopped at the state budget (--max-states %s)\n", report.Thousands(r.MaxStates))
-	case r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules):
+	case cutByDepth(r):
 		were := "schedules were"
 		if r.CutSchedules == 1 {
 			were = "schedule was"
