@@ -98,19 +98,36 @@ func (c *catalog) printCheckUsage(fs *flag.FlagSet, w io.Writer) {
 }
 
 // parseInterleaved parses flags that may come before or after the positional arguments.
+// A "true" or "false" right after a boolean flag is refused: the flag package reads it
+// as an argument (a second system, a file), and the user meant --flag=false.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := fs.Args()
+		if len(rest) == 0 {
 			return pos, nil
 		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		if used := len(args) - len(rest); used > 0 && (rest[0] == "true" || rest[0] == "false") {
+			if name := strings.TrimLeft(args[used-1], "-"); isBoolFlag(fs, name) && !strings.Contains(name, "=") {
+				return nil, fmt.Errorf("%s %s: a boolean flag takes its value after =, as --%s=%s", args[used-1], rest[0], name, rest[0])
+			}
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
+}
+
+// isBoolFlag says whether fs has a boolean flag name (one given without a value).
+func isBoolFlag(fs *flag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {

@@ -132,3 +132,25 @@ func TestBenchDepsCheckEverySystemFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestBoolFlagWithSpacedValue: "--minimize false" reads as a flag and an argument; the
+// error says how to write the value, not that there are two systems.
+func TestBoolFlagWithSpacedValue(t *testing.T) {
+	for _, c := range []struct {
+		args string
+		want string
+	}{
+		{"check register-buggy --minimize false", "ravel: check: --minimize false: a boolean flag takes its value after =, as --minimize=false"},
+		{"check --quiet true register", "ravel: check: --quiet true: a boolean flag takes its value after =, as --quiet=true"},
+		{"bench --st false", "ravel: bench: --st false: a boolean flag takes its value after =, as --st=false"},
+		// Not after a boolean flag: the value is the flag's own.
+		{"check register --harness true", `unknown harness "true"`},
+	} {
+		t.Run(c.args, func(t *testing.T) {
+			code, stdout, stderr := runRavel(strings.Fields(c.args)...)
+			if code != exitUsage || stdout != "" || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, c.want)
+			}
+		})
+	}
+}
