@@ -154,3 +154,24 @@ func TestBoolFlagWithSpacedValue(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkloadsKeys: a key given twice is refused, not silently replaced by the last,
+// and a count below 1 says that at least 1 is needed.
+func TestWorkloadsKeys(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		want string
+	}{
+		{"all:ops=2,clients=2,ops=3", "ops given twice"},
+		{"random:n=5,seed=1,seed=2", "seed given twice"},
+		{"all:ops=0", "ops must be at least 1, got 0"},
+		{"random:n=0", "n must be at least 1, got 0"},
+	} {
+		t.Run(c.spec, func(t *testing.T) {
+			code, stdout, stderr := runRavel("check", "register", "--quiet", "--workloads", c.spec)
+			if code != exitUsage || stdout != "" || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, c.want)
+			}
+		})
+	}
+}
