@@ -175,3 +175,25 @@ func TestWorkloadsKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestListNamesColumnsNarrow: the tables after the systems' start their descriptions
+// soon after the longest name, not after the systems' wide harness column.
+func TestListNamesColumnsNarrow(t *testing.T) {
+	code, stdout, stderr := runRavel("list")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, header := range []string{"STRATEGY", "DEPENDENCE", "FAULT (check flag)", "SPECIFICATION"} {
+		for _, line := range strings.Split(stdout, "\n") {
+			if !strings.HasPrefix(line, header+" ") {
+				continue
+			}
+			if at := strings.Index(line, "WHAT"); header != "SPECIFICATION" && (at < 0 || at > 30) {
+				t.Errorf("%q: WHAT at column %d, want at most 30", line, at)
+			}
+			if at := strings.Index(line, "FORMATS"); header == "SPECIFICATION" && (at < 0 || at > 30) {
+				t.Errorf("%q: FORMATS at column %d, want at most 30", line, at)
+			}
+		}
+	}
+}
