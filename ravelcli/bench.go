@@ -1,12 +1,14 @@
 package ravelcli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -70,8 +72,12 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 	if f.markdown && f.json {
 		return 0, usagef("bench: --markdown and --json exclude each other")
 	}
+	systemNames, err := splitOnce("bench", "--systems", f.systems)
+	if err != nil {
+		return 0, err
+	}
 	var entries []System
-	for _, name := range split(f.systems) {
+	for _, name := range systemNames {
 		e, err := c.lookup(name)
 		if err != nil {
 			return 0, usagef("bench: %v", err)
@@ -85,29 +91,34 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 	if err := ef.validate("bench", fs); err != nil {
 		return 0, err
 	}
-	strategies := split(f.strategies)
+	strategies, err := splitOnce("bench", "--strategies", f.strategies)
+	if err != nil {
+		return 0, err
+	}
+	harnessNames, err := splitOnce("bench", "--harness", f.harnesses)
+	if err != nil {
+		return 0, err
+	}
 	for _, s := range strategies {
 		strat, err := dpor.New(s, dpor.Config{Dependence: f.dependence, Delays: f.delays})
 		if err != nil {
 			return 0, usagef("bench: %v", err)
 		}
-		note := func(msg string) {
+		// A flag that applies to some of the strategies only is noted, not refused.
+		for _, note := range inapplicableNotes("bench", fs, applyFacts{name: s, strat: strat}) {
 			if !f.quiet {
-				fmt.Fprintf(stderr, "%s\n", msg)
+				fmt.Fprintln(stderr, note)
 			}
 		}
-		if err := ef.validateStrategy("bench", fs, strat, false, note); err != nil {
-			return 0, err
-		}
+	}
+	if err := buildEach("bench", entries, harnessNames, true, f.agents, f.retries); err != nil {
+		return 0, err
 	}
 	ctx, stop := interruptContext(stderr, c.name())
 	defer stop()
 	var all []checkReport
 	for _, e := range entries {
-		harnesses := e.Harnesses
-		if f.harnesses != "" {
-			harnesses = split(f.harnesses)
-		}
+		harnesses := runHarnesses(e, harnessNames, true)
 		agents := f.agents
 		if agents == 0 {
 			agents = e.Agents
@@ -203,6 +214,49 @@ func split(s string) []string {
 		}
 	}
 	return out
+}
+
+// splitOnce splits the comma-separated value of flag, refusing a name given twice, which
+// would run the same thing twice and print it twice.
+func splitOnce(cmd, flag, value string) ([]string, error) {
+	names := split(value)
+	for i, n := range names {
+		if slices.Contains(names[:i], n) {
+			return nil, usagef("%s: %s names %s twice", cmd, flag, n)
+		}
+	}
+	return names, nil
+}
+
+// runHarnesses are the harnesses bench or deps runs e under: those of --harness, else
+// all of e's (all) or its first.
+func runHarnesses(e System, harnesses []string, all bool) []string {
+	switch {
+	case len(harnesses) > 0:
+		return harnesses
+	case all:
+		return e.Harnesses
+	}
+	return e.Harnesses[:1]
+}
+
+// buildEach builds every system under every harness bench or deps will run it under, so
+// that a harness, or a count of agents or retries, that one of them does not take is
+// refused before the first run rather than after the others' results.
+func buildEach(cmd string, entries []System, harnesses []string, all bool, agents, retries int) error {
+	for _, e := range entries {
+		cfg := Config{Agents: cmp.Or(agents, e.Agents), Retries: retries}
+		if retries < 0 {
+			cfg.Retries = e.Retries
+		}
+		for _, h := range runHarnesses(e, harnesses, all) {
+			cfg.Harness = h
+			if _, err := e.New(cfg); err != nil {
+				return usagef("%s %s: %v", cmd, e.Name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // printBenchTable prints one table in the paper's layout: a row per metric, a column

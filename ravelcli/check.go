@@ -72,7 +72,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on standard error")
 	fs.BoolVar(&f.reflective, "reflective", false, "use the reflective copy and fingerprint even where actors have Clone and HashState")
 	fs.IntVar(&f.delays, "delays", 3, "delay-bounded: explore every schedule with at most this many delays")
-	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: "+strings.Join(dpor.Dependences(), ", ")+" (default: history; key for liviola; actor for the samplers, which know actor and history)")
+	fs.StringVar(&f.dependence, "dependence", "", "the dependence relation of the DPOR family and the samplers: "+strings.Join(dpor.Dependences(), ", ")+" (default: history; key for liviola; actor for the samplers, for which it decides the draw of rapos and pos, the calibration, and which runs count as one trace; for random, only the last)")
 	fs.StringVar(&f.caching, "state-caching", "off", "end a path at a state already visited: on or off (exhaustive, delay-bounded, dpor and dpor-source; not the samplers)")
 	fs.BoolVar(&f.canonical, "canonical-states", false, "with --state-caching on (exhaustive, dpor and dpor-source): a state covers the canonical form of its history, not its order, so paths whose histories no canonical history tells apart meet; fewer states, the same canonical histories, fewer chronologically unique ones")
 	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
@@ -98,19 +98,36 @@ func (c *catalog) printCheckUsage(fs *flag.FlagSet, w io.Writer) {
 }
 
 // parseInterleaved parses flags that may come before or after the positional arguments.
+// A "true" or "false" right after a boolean flag is refused: the flag package reads it
+// as an argument (a second system, a file), and the user meant --flag=false.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := fs.Args()
+		if len(rest) == 0 {
 			return pos, nil
 		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		if used := len(args) - len(rest); used > 0 && (rest[0] == "true" || rest[0] == "false") {
+			if name := strings.TrimLeft(args[used-1], "-"); isBoolFlag(fs, name) && !strings.Contains(name, "=") {
+				return nil, fmt.Errorf("%s %s: a boolean flag takes its value after =, as --%s=%s", args[used-1], rest[0], name, rest[0])
+			}
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
+}
+
+// isBoolFlag says whether fs has a boolean flag name (one given without a value).
+func isBoolFlag(fs *flag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
@@ -165,13 +182,23 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if _, ok := strat.(dpor.Sampler); (ok || sampling != nil) && f.maxSchedules == 0 {
 		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
 	}
-	if sampling == nil {
-		if err := ef.validateStrategy("check", fs, strat, true, nil); err != nil {
-			return 0, err
-		}
-	}
 	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxStates: f.maxStates, MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
 	if err := f.faults.apply(&sys, &opts); err != nil {
+		return 0, err
+	}
+	if f.caching != "on" && f.caching != "off" {
+		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
+	}
+	mem, err := visited.ParseSize(f.visitedMem)
+	if err != nil {
+		return 0, usagef("check: --visited-mem: %v", err)
+	}
+	// Before the checks of the values of flags that may not apply at all.
+	facts := applyFacts{name: f.strategy, sampler: sampling, caching: f.caching == "on", sys: &sys}
+	if sampling == nil {
+		facts.strat = strat
+	}
+	if err := refuseInapplicable("check", fs, facts); err != nil {
 		return 0, err
 	}
 	info := runInfo{System: entry.Name, Harness: f.harness, Strategy: strat.Name(), Agents: f.agents, Retries: f.retries, Seed: f.seed, MaxSchedules: f.maxSchedules, MaxStates: f.maxStates, MaxDepth: f.maxDepth, StateCaching: f.caching == "on", CanonicalStates: f.canonical, Stateless: f.stateless, Faults: faultsInfo(&sys), Reflective: f.reflective}
@@ -201,28 +228,17 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		if !dpor.CachingSound(strat) {
 			return 0, usagef("check: --state-caching on is not sound with the %s strategy (it would lose the backtrack points of the paths it cuts); use dpor (stateful DPOR), exhaustive or delay-bounded, or --state-caching off", f.strategy)
 		}
-		if err := visitedFlagsApply("check", fs, strat); err != nil {
-			return 0, err
-		}
 		if f.canonical {
 			if !dpor.CanonicalStatesSound(strat) {
 				return 0, usagef("check: --canonical-states loses canonical histories with the %s strategy (what it explores from a state depends on more than the state and its history's canonical form); use exhaustive, dpor or dpor-source, or drop the flag", f.strategy)
 			}
 			opts.CanonicalStates = true
 		}
-	case "off":
-		if f.maxStates != 0 {
-			return 0, usagef("check: --max-states needs --state-caching on: without it the search counts no states (bound it with --max-schedules)")
-		}
-		if f.canonical {
-			return 0, usagef("check: --canonical-states needs --state-caching on: it changes what a visited state is")
-		}
-	default:
-		return 0, usagef("check: --state-caching must be on or off, got %q", f.caching)
 	}
-	mem, err := visited.ParseSize(f.visitedMem)
-	if err != nil {
-		return 0, usagef("check: --visited-mem: %v", err)
+	if mem == 0 {
+		// explorer.Options would read 0 as its default, 512MiB, where the other budgets'
+		// 0 means no limit: neither is what a user writing 0 may mean.
+		return 0, usagef("check: --visited-mem must be at least %dKiB, got 0 (beyond it, visited states spill to disk; there is no unlimited setting)", visited.MinMemBytes>>10)
 	}
 	opts.VisitedMem, opts.VisitedDir = mem, f.visitedDir
 	if opts.Checkpoint, err = f.ckpt.checkpointing(info, mem, f.reflective); err != nil {
@@ -380,8 +396,27 @@ func completeSearchHint(r checkReport) string {
 		return "hint: --strategy dpor (stateful DPOR, with the same --state-caching on) finds the same canonical histories in fewer states"
 	case r.Interrupted || r.StateCaching || (r.Strategy != "exhaustive" && r.Strategy != "dpor"):
 		return ""
+	case cutByDepth(r):
+		// The depth budget, not the schedule budget, left the search incomplete: it is the
+		// first cause to name; caching helps only if the paths loop. A dpor run is told
+		// the flags it lacks, not the strategy it has.
+		strategy := "--strategy dpor "
+		if r.Strategy == "dpor" {
+			strategy = ""
+		}
+		return fmt.Sprintf("hint: the depth budget (--max-depth %d) cut the search: raise it until nothing is cut; if the protocol's paths loop, %s--state-caching on --max-schedules 0 ends each path at a state already visited, so it completes on a finite state space", r.MaxDepth, strategy)
 	}
 	return "hint: --strategy dpor --state-caching on --max-schedules 0 ends each path at a state already visited, so it completes on a finite state space, cycles included"
+}
+
+// cutByDepth says whether the search ended, incomplete, only because the depth budget
+// cut schedules: not interrupted, nor stopped at the schedule or state budget.
+func cutByDepth(r checkReport) bool {
+	switch {
+	case r.Complete || r.Interrupted || r.HistoriesUnjudged > 0, r.MaxStates > 0 && r.States >= r.MaxStates:
+		return false
+	}
+	return r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules)
 }
 
 func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {
@@ -409,7 +444,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintln(w, "search: interrupted — the figures below cover the schedules explored so far")
 	case r.MaxStates > 0 && r.States >= r.MaxStates:
 		fmt.Fprintf(w, "search: incomplete — stopped at the state budget (--max-states %s)\n", report.Thousands(r.MaxStates))
-	case r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules):
+	case cutByDepth(r):
 		were := "schedules were"
 		if r.CutSchedules == 1 {
 			were = "schedule was"

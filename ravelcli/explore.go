@@ -33,6 +33,11 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if len(pos) != 1 {
 		return 0, usagef("explore needs exactly one system (valid: %s), got %d arguments", c.validNames(), len(pos))
 	}
+	given := false
+	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "agents" })
+	if err := validAgents("explore", *agents, given); err != nil {
+		return 0, err
+	}
 	if *port < 0 || *port > 65535 {
 		return 0, usagef("explore: --port must be 0…65535, got %d", *port)
 	}

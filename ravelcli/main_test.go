@@ -331,13 +331,14 @@ func TestCheckStateBudget(t *testing.T) {
 }
 
 // TestCheckHintsAtTheCompleteSearch: a search without state caching that stops at a
-// budget names the search that completes, and that search, run as the hint says,
-// completes; exhaustive search with caching that stops short names stateful DPOR; a
+// budget names the search that completes (one that only the depth budget cut names the
+// depth first), and that search, run as the hint says, completes; exhaustive search with caching that stops short names stateful DPOR; a
 // complete search, a sampler and stateful DPOR at a budget print no hint.
 func TestCheckHintsAtTheCompleteSearch(t *testing.T) {
 	const (
 		complete = "hint: --strategy dpor --state-caching on --max-schedules 0"
 		fewer    = "hint: --strategy dpor (stateful DPOR, with the same --state-caching on)"
+		depth    = "hint: the depth budget (--max-depth 12) cut the search: raise it until nothing is cut; if the protocol's paths loop, --state-caching on --max-schedules 0"
 	)
 	for _, c := range []struct {
 		name     string
@@ -346,7 +347,7 @@ func TestCheckHintsAtTheCompleteSearch(t *testing.T) {
 		complete bool
 	}{
 		{"exhaustive at the schedule budget", []string{"--max-schedules", "200"}, complete, false},
-		{"dpor cut at the depth budget", []string{"--strategy", "dpor", "--max-depth", "12", "--max-schedules", "0"}, complete, false},
+		{"dpor cut at the depth budget", []string{"--strategy", "dpor", "--max-depth", "12", "--max-schedules", "0"}, depth, false},
 		{"random walk", []string{"--strategy", "random", "--max-schedules", "200"}, "", false},
 		{"as the hint says", []string{"--strategy", "dpor", "--state-caching", "on", "--max-schedules", "0"}, "", true},
 		{"exhaustive with caching at the state budget", []string{"--state-caching", "on", "--max-states", "100"}, fewer, false},
@@ -361,7 +362,7 @@ func TestCheckHintsAtTheCompleteSearch(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit = %d, want 0; stderr:\n%s", code, stderr)
 			}
-			for _, h := range []string{complete, fewer} {
+			for _, h := range []string{complete, fewer, depth} {
 				if got := strings.Contains(text, h); got != (h == c.hint) {
 					t.Errorf("%q printed: %v, want %v:\n%s", h, got, h == c.hint, text)
 				}

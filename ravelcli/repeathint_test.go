@@ -20,7 +20,7 @@ func TestRepeatHint(t *testing.T) {
 	}{
 		{"counting", "exhaustive", "on", true, `n0's timer "again" fired`},
 		{"counting", "dpor", "on", true, `n0's timer "again" fired`},
-		{"counting", "exhaustive", "off", false, "hint: --strategy dpor --state-caching on"},
+		{"counting", "exhaustive", "off", false, "if the protocol's paths loop, --strategy dpor --state-caching on"},
 		{"forever", "exhaustive", "on", true, "ravelcli.Nudge from n0 to n1 pending"},
 		{"twice", "exhaustive", "on", false, ""},
 	} {

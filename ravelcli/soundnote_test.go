@@ -82,7 +82,7 @@ func TestCutReductionHint(t *testing.T) {
 		{"register-buggy --harness 2r2w --strategy dpor --state-caching on --max-depth 10", cutHint, sameHint},
 		{"register-buggy --harness 2r2w --strategy exhaustive --state-caching on --max-depth 10", "", cutHint + "|" + sameHint},
 		{"register-buggy --harness 2r2w --strategy dpor --state-caching on", "", cutHint},
-		{"register-buggy --harness 2r2w --strategy dpor --max-depth 10", "hint: --strategy dpor --state-caching on", cutHint},
+		{"register-buggy --harness 2r2w --strategy dpor --max-depth 10", "hint: the depth budget (--max-depth 10) cut the search: raise it until nothing is cut; if the protocol's paths loop, --state-caching on", cutHint},
 	} {
 		t.Run(c.args, func(t *testing.T) {
 			args := append([]string{"check"}, strings.Fields(c.args+" --max-schedules 0")...)

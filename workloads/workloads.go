@@ -67,12 +67,22 @@ func Parse(s string) (Generator, error) {
 		return g, fmt.Errorf("workloads %q: want all:… or random:… (%s)", s, Syntax)
 	}
 	if rest != "" {
+		seen := map[string]bool{}
 		for _, kv := range strings.Split(rest, ",") {
 			k, v, ok := strings.Cut(kv, "=")
 			n, err := strconv.ParseInt(v, 10, 64)
 			if !ok || err != nil {
 				return g, fmt.Errorf("workloads %q: %q is not key=integer", s, kv)
 			}
+			counts := k == "ops" || k == "clients" || k == "n" && g.Random
+			switch {
+			case seen[k]:
+				// The last would win without a word, and the user may have meant either.
+				return g, fmt.Errorf("workloads %q: %s given twice", s, k)
+			case counts && n < 1:
+				return g, fmt.Errorf("workloads %q: %s must be at least 1, got %d", s, k, n)
+			}
+			seen[k] = true
 			switch {
 			case k == "ops" && n >= 1:
 				g.Ops = int(n)

@@ -146,7 +146,8 @@ func TestParse(t *testing.T) {
 		{"all", "all:ops=3,clients=2", ""},
 		{"random:n=20,ops=4,clients=3,seed=9", "random:n=20,ops=4,clients=3,seed=9", ""},
 		{"some", "", "want all:"},
-		{"all:ops=0", "", "bad key"},
+		{"all:ops=0", "", "ops must be at least 1"},
+		{"all:ops=2,clients=2,ops=3", "", "ops given twice"},
 		{"all:n=3", "", "bad key"},
 		{"all:ops=x", "", "not key=integer"},
 	} {
