@@ -276,6 +276,15 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	return finishCheck(stdout, stderr, &sys, info, res, runErr, f, newMemoryJSON(peak, measured))
 }
 
+// beyondBudget explains figures above their budget: a resumed checkpoint had spent more
+// than this run's budget before it started (checkReport.Resumed).
+func beyondBudget(r checkReport, got, budget int64) string {
+	if r.Resumed == nil || !r.Resumed.Spent || got <= budget {
+		return ""
+	}
+	return "; the checkpoint resumed had already gone beyond it"
+}
+
 // finishCheck writes the files asked for, prints the report, and returns the exit
 // status. Whatever failed late — the run's own store (runErr), a file — is reported
 // after the report and its violation, never instead of them.
@@ -443,7 +452,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	case r.Interrupted:
 		fmt.Fprintln(w, "search: interrupted — the figures below cover the schedules explored so far")
 	case r.MaxStates > 0 && r.States >= r.MaxStates:
-		fmt.Fprintf(w, "search: incomplete — stopped at the state budget (--max-states %s)\n", report.Thousands(r.MaxStates))
+		fmt.Fprintf(w, "search: incomplete — stopped at the state budget (--max-states %s)%s\n", report.Thousands(r.MaxStates), beyondBudget(r, r.States, r.MaxStates))
 	case cutByDepth(r):
 		were := "schedules were"
 		if r.CutSchedules == 1 {
@@ -451,7 +460,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		}
 		fmt.Fprintf(w, "search: incomplete — %s %s cut at the depth budget (--max-depth %d)\n", report.Thousands(r.CutSchedules), were, r.MaxDepth)
 	default:
-		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)\n", report.Thousands(r.MaxSchedules))
+		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)%s\n", report.Thousands(r.MaxSchedules), beyondBudget(r, r.Schedules, r.MaxSchedules))
 	}
 	// A protocol that sends without bound completes under no search: the crowd's hint
 	// replaces the one that points to a search that completes.

@@ -247,3 +247,42 @@ func TestCheckpointResumeRaisesBudget(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeReported: --json says what a resumed run continued from, and the text
+// report's status line explains figures above this run's budget when the checkpoint had
+// already spent it (resume's follow-up).
+func TestResumeReported(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "ck")
+	args := []string{"check", "register", "--harness", "2r2w"}
+	run := func(more ...string) (int, string) {
+		t.Helper()
+		code, stdout, stderr := runRavel(append(append([]string(nil), args...), more...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d\n%s", more, code, stderr)
+		}
+		return code, stdout
+	}
+	resumed := func(stdout string) *resumedJSON {
+		t.Helper()
+		var r struct{ Resumed *resumedJSON }
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Resumed
+	}
+	if _, out := run("--max-schedules", "1000", "--checkpoint", ck, "--json"); resumed(out) != nil {
+		t.Errorf("a run that resumed nothing has resumed %+v", *resumed(out))
+	}
+	_, out := run("--max-schedules", "2000", "--resume", ck, "--json")
+	if got, want := resumed(out), (resumedJSON{Schedules: 1000}); got == nil || *got != want {
+		t.Errorf("resumed %+v, want %+v", got, want)
+	}
+	_, out = run("--max-schedules", "500", "--resume", ck, "--json")
+	if got, want := resumed(out), (resumedJSON{Schedules: 2000, Spent: true}); got == nil || *got != want {
+		t.Errorf("resumed %+v, want %+v", got, want)
+	}
+	_, out = run("--max-schedules", "500", "--resume", ck)
+	if want := "stopped at the schedule budget (--max-schedules 500); the checkpoint resumed had already gone beyond it"; !strings.Contains(out, want) {
+		t.Errorf("report:\n%s\nwant it to say %q", out, want)
+	}
+}

@@ -73,6 +73,17 @@ type checkReport struct {
 
 	// Sampling holds a sampler session's statistics (docs/samplers.md).
 	Sampling *explorer.SamplingStats `json:"sampling,omitempty"`
+	// Resumed is the checkpoint a --resume run continued from; absent otherwise.
+	Resumed *resumedJSON `json:"resumed,omitempty"`
+}
+
+// resumedJSON is explorer.Resumed: the checkpoint's figures when the run took it up,
+// whether its search had ended, and whether it had spent this run's budget already.
+type resumedJSON struct {
+	Schedules int64 `json:"schedules"`
+	States    int64 `json:"states"`
+	Ended     bool  `json:"ended"`
+	Spent     bool  `json:"budget_spent"`
 }
 
 func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) checkReport {
@@ -100,6 +111,9 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		if c.Err != nil {
 			r.HistoriesUnjudged++
 		}
+	}
+	if c := res.Resumed; c != nil {
+		r.Resumed = &resumedJSON{Schedules: c.Schedules, States: c.States, Ended: c.Ended, Spent: c.Spent}
 	}
 	if st.Explore > 0 {
 		r.SchedulesPerSecond = float64(st.Schedules) / st.Explore.Seconds()
