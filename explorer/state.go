@@ -125,6 +125,9 @@ type executor struct {
 	// What the last step answered (Respond effects) and whether it recorded a return.
 	answered []model.RequestID
 	returned bool
+	// clients: the clients' progress as the running handler sees it, for Ctx.Respond's
+	// check of the requests that have arrived (run sets it).
+	clients []client
 	// sentTo: the actors at which the last step put a new event (dpor.StepInfo.SendsTo).
 	sentTo uint64
 	// Faults: whether the system allows any, whether partitions hold messages rather than
@@ -221,6 +224,8 @@ func newExecutor(sys *model.System, reflective bool) (*executor, error) {
 	}
 	sp := sys.Harness.Spec()
 	x.spec = outputChecker(sp.IsOutput)
+	// A request has reached an actor when its operation is invoked (deliver).
+	x.ctx.SetArrived(func(c int) int { return int(x.clients[c].invoked) })
 	return x, nil
 }
 
@@ -311,7 +316,7 @@ func (x *executor) initial() (*state, *failure, error) {
 			continue
 		}
 		parent := dpor.Event{ID: messageID(0x5374617274, i, 0), To: model.ID(i), Parent: -1}
-		if f := x.run(func() { st.Start(x.ctx) }, model.ID(i)); f != nil {
+		if f := x.run(func() { st.Start(x.ctx) }, model.ID(i), s.clients); f != nil {
 			f.msg = "start-up of " + x.sys.ActorName(model.ID(i)) + ": " + f.msg
 			return nil, f, nil
 		}
@@ -333,13 +338,15 @@ func (x *executor) initial() (*state, *failure, error) {
 	return s, nil, nil
 }
 
-// run calls a handler, turning a panic into a failure.
-func (x *executor) run(f func(), self model.ID) (fail *failure) {
+// run calls a handler of self, turning a panic into a failure; clients is the clients'
+// progress the handler sees (what Ctx.Respond checks an answer against).
+func (x *executor) run(f func(), self model.ID, clients []client) (fail *failure) {
 	defer func() {
 		if r := recover(); r != nil && !x.ctx.Failed() {
 			fail = &failure{kind: "panic", msg: fmt.Sprint(r), stack: string(debug.Stack())}
 		}
 	}()
+	x.clients = clients
 	x.ctx.Begin(self)
 	f()
 	return nil
@@ -471,7 +478,7 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 	if shared && before == 0 { // a client's request: not sent by a handler
 		before = x.hashValue(p.ev.Msg)
 	}
-	if f := x.run(func() { actor.Receive(x.ctx, env) }, p.ev.To); f != nil {
+	if f := x.run(func() { actor.Receive(x.ctx, env) }, p.ev.To, n.clients); f != nil {
 		return n, log, f
 	}
 	if shared && x.hashValue(p.ev.Msg) != before {
@@ -541,7 +548,7 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 			c, _ := e.Req.Client.Client()
 			cl := n.clients[c]
 			if log == nil || int32(e.Req.Seq) != cl.answered || cl.answered >= cl.invoked {
-				continue // a duplicate, or an answer to a request not outstanding: the client ignores it
+				continue // a duplicate: the client ignores it (Ctx.Respond refuses one not yet arrived)
 			}
 			if !x.spec.IsOutput(e.Msg) {
 				return log, &failure{kind: "bad-response", msg: fmt.Sprintf("%s answered %s's %s with %T %+v; the specification's outputs are %s",
