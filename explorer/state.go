@@ -428,23 +428,35 @@ func (x *executor) blockedFIFO(earlier []*pending, p *pending) bool {
 // history events it adds (appended to log), or the failure it ran into. What a handler
 // hands to Ravel can still make Ravel's side of the step panic — a message holding a
 // func cannot be fingerprinted — and that too is a finding about the system.
-func (x *executor) step(s *state, k int, depth int, log []histories.Event) (n *state, out []histories.Event, fail *failure) {
+func (x *executor) step(s *state, k int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
 	x.sentTo = 0
 	if k < 0 {
 		return x.stepFault(s, k, depth, log)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			n, out, fail = s, log, &failure{kind: "panic", msg: fmt.Sprintf("after %s's handler: %v", x.sys.ActorName(s.pending[k].ev.To), r), stack: string(debug.Stack())}
-		}
-	}()
 	return x.deliver(s, k, depth, log)
 }
 
-func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
+// panicAfter is the failure of a panic on Ravel's side of a step of self, after its
+// handler ran: hashing what the handler left, a message or the actor itself.
+func (x *executor) panicAfter(self model.ID, r any) *failure {
+	return &failure{kind: "panic", msg: fmt.Sprintf("after %s's handler: %v", x.sys.ActorName(self), r), stack: string(debug.Stack())}
+}
+
+// deliver runs the delivery of s.pending[k] (step). A panic after the handler ran keeps
+// the step's state and history so far, as a panic in the handler does: the finding's
+// schedule then shows what the step invoked and answered (effects keeps its own).
+func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (n *state, out []histories.Event, fail *failure) {
+	defer func() {
+		if r := recover(); r != nil {
+			if n == nil {
+				n = s
+			}
+			out, fail = log, x.panicAfter(s.pending[k].ev.To, r)
+		}
+	}()
 	x.answered, x.returned = x.answered[:0], false
 	p := s.pending[k]
-	n := &state{
+	n = &state{
 		actors:  s.actors,
 		ahash:   s.ahash,
 		clients: s.clients,
@@ -520,8 +532,16 @@ func (x *executor) apply(s *state, parent *dpor.Event, depth int) *failure {
 // effects applies what the handler of event parent (the step at path position depth)
 // asked for to n, which the step owns.
 // shared is the parent state's client slice, which n must copy before changing.
-func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth int, log []histories.Event) ([]histories.Event, *failure) {
+//
+// A panic here (hashing a message whose HashState panics) keeps the events recorded so
+// far, which only effects has: a return recorded before it stays in the finding.
+func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth int, log []histories.Event) (out []histories.Event, fail *failure) {
 	self := parent.To
+	defer func() {
+		if r := recover(); r != nil {
+			out, fail = log, x.panicAfter(self, r)
+		}
+	}()
 	for i, e := range x.ctx.Effects() {
 		switch e.Kind {
 		case model.EffectSend:
