@@ -306,7 +306,7 @@ func sameObject(a, b model.Actor) bool {
 func (x *executor) restart(n, s *state, a int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
 	n.faults.crashed &^= 1 << uint(a)
 	var actor model.Actor
-	if f := x.run(func() { actor = s.actors[a].(model.Restarter).Restart() }, model.ID(a)); f != nil {
+	if f := x.run(func() { actor = s.actors[a].(model.Restarter).Restart() }, model.ID(a), n.clients); f != nil {
 		f.msg = "Restart of " + x.sys.ActorName(model.ID(a)) + ": " + f.msg
 		return n, log, f
 	}
@@ -320,7 +320,7 @@ func (x *executor) restart(n, s *state, a int, depth int, log []histories.Event)
 	x.stepper, x.stepping = model.ID(a), actor
 	parent := dpor.Event{ID: faultID(tagRestart, uint64(a), uint64(n.faults.crashes)), To: model.ID(a), Parent: depth}
 	if st, ok := actor.(model.Starter); ok {
-		if f := x.run(func() { st.Start(x.ctx) }, model.ID(a)); f != nil {
+		if f := x.run(func() { st.Start(x.ctx) }, model.ID(a), n.clients); f != nil {
 			f.msg = "Start of restarted " + x.sys.ActorName(model.ID(a)) + ": " + f.msg
 			return n, log, f
 		}

@@ -125,6 +125,9 @@ type executor struct {
 	// What the last step answered (Respond effects) and whether it recorded a return.
 	answered []model.RequestID
 	returned bool
+	// clients: the clients' progress as the running handler sees it, for Ctx.Respond's
+	// check of the requests that have arrived (run sets it).
+	clients []client
 	// sentTo: the actors at which the last step put a new event (dpor.StepInfo.SendsTo).
 	sentTo uint64
 	// Faults: whether the system allows any, whether partitions hold messages rather than
@@ -252,6 +255,8 @@ func newExecutor(sys *model.System, reflective bool) (*executor, error) {
 	}
 	sp := sys.Harness.Spec()
 	x.spec = outputChecker(sp.IsOutput)
+	// A request has reached an actor when its operation is invoked (deliver).
+	x.ctx.SetArrived(func(c int) int { return int(x.clients[c].invoked) })
 	return x, nil
 }
 
@@ -342,7 +347,7 @@ func (x *executor) initial() (*state, *failure, error) {
 			continue
 		}
 		parent := dpor.Event{ID: messageID(0x5374617274, i, 0), To: model.ID(i), Parent: -1}
-		if f := x.run(func() { st.Start(x.ctx) }, model.ID(i)); f != nil {
+		if f := x.run(func() { st.Start(x.ctx) }, model.ID(i), s.clients); f != nil {
 			f.msg = "start-up of " + x.sys.ActorName(model.ID(i)) + ": " + f.msg
 			return nil, f, nil
 		}
@@ -364,13 +369,15 @@ func (x *executor) initial() (*state, *failure, error) {
 	return s, nil, nil
 }
 
-// run calls a handler, turning a panic into a failure.
-func (x *executor) run(f func(), self model.ID) (fail *failure) {
+// run calls a handler of self, turning a panic into a failure; clients is the clients'
+// progress the handler sees (what Ctx.Respond checks an answer against).
+func (x *executor) run(f func(), self model.ID, clients []client) (fail *failure) {
 	defer func() {
 		if r := recover(); r != nil && !x.ctx.Failed() {
 			fail = &failure{kind: "panic", msg: fmt.Sprint(r), stack: string(debug.Stack())}
 		}
 	}()
+	x.clients = clients
 	x.ctx.Begin(self)
 	f()
 	return nil
@@ -452,24 +459,37 @@ func (x *executor) blockedFIFO(earlier []*pending, p *pending) bool {
 // history events it adds (appended to log), or the failure it ran into. What a handler
 // hands to Ravel can still make Ravel's side of the step panic — a message holding a
 // func cannot be fingerprinted — and that too is a finding about the system.
-func (x *executor) step(s *state, k int, depth int, log []histories.Event) (n *state, out []histories.Event, fail *failure) {
+func (x *executor) step(s *state, k int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
 	x.sentTo = 0
 	x.stepping = nil
 	if k < 0 {
 		return x.stepFault(s, k, depth, log)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			n, out, fail = s, log, x.stepPanic(r, "after "+x.sys.ActorName(s.pending[k].ev.To)+"'s handler")
-		}
-	}()
 	return x.deliver(s, k, depth, log)
 }
 
-func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
+// panicAfter is the failure of a panic on Ravel's side of a step of self, after its
+// handler ran: hashing what the handler left, a message or the actor itself. A value
+// that cannot be fingerprinted is named (stepPanic).
+func (x *executor) panicAfter(self model.ID, r any) *failure {
+	return x.stepPanic(r, "after "+x.sys.ActorName(self)+"'s handler")
+}
+
+// deliver runs the delivery of s.pending[k] (step). A panic after the handler ran keeps
+// the step's state and history so far, as a panic in the handler does: the finding's
+// schedule then shows what the step invoked and answered (effects keeps its own).
+func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (n *state, out []histories.Event, fail *failure) {
+	defer func() {
+		if r := recover(); r != nil {
+			if n == nil {
+				n = s
+			}
+			out, fail = log, x.panicAfter(s.pending[k].ev.To, r)
+		}
+	}()
 	x.answered, x.returned = x.answered[:0], false
 	p := s.pending[k]
-	n := &state{
+	n = &state{
 		actors:  s.actors,
 		ahash:   s.ahash,
 		clients: s.clients,
@@ -504,7 +524,7 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (*
 	if shared && before == 0 { // a client's request: not sent by a handler
 		before = x.hashValue(p.ev.Msg)
 	}
-	if f := x.run(func() { actor.Receive(x.ctx, env) }, p.ev.To); f != nil {
+	if f := x.run(func() { actor.Receive(x.ctx, env) }, p.ev.To, n.clients); f != nil {
 		return n, log, f
 	}
 	if shared && x.hashValue(p.ev.Msg) != before {
@@ -546,8 +566,16 @@ func (x *executor) apply(s *state, parent *dpor.Event, depth int) *failure {
 // effects applies what the handler of event parent (the step at path position depth)
 // asked for to n, which the step owns.
 // shared is the parent state's client slice, which n must copy before changing.
-func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth int, log []histories.Event) ([]histories.Event, *failure) {
+//
+// A panic here (hashing a message whose HashState panics) keeps the events recorded so
+// far, which only effects has: a return recorded before it stays in the finding.
+func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth int, log []histories.Event) (out []histories.Event, fail *failure) {
 	self := parent.To
+	defer func() {
+		if r := recover(); r != nil {
+			out, fail = log, x.panicAfter(self, r)
+		}
+	}()
 	for i, e := range x.ctx.Effects() {
 		switch e.Kind {
 		case model.EffectSend:
@@ -568,7 +596,7 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 			c, _ := e.Req.Client.Client()
 			cl := n.clients[c]
 			if log == nil || int32(e.Req.Seq) != cl.answered || cl.answered >= cl.invoked {
-				continue // a duplicate, or an answer to a request not outstanding: the client ignores it
+				continue // a duplicate: the client ignores it (Ctx.Respond refuses one not yet arrived)
 			}
 			if !x.spec.IsOutput(e.Msg) {
 				return log, &failure{kind: "bad-response", msg: fmt.Sprintf("%s answered %s's %s with %T %+v; the specification's outputs are %s",

@@ -23,6 +23,12 @@ func (id ID) String() string {
 
 // Actor is a participant of the system. Its fields are its state.
 //
+// An actor that keeps state must be a pointer: Receive on *T, and &T{…} in
+// System.Actors. A Receive with a value receiver runs on a copy, so every change it
+// makes to the fields is lost, silently. A value actor suits one without state, or whose
+// fields only configure it. Validate refuses a value actor whose Start, Restart, Clone
+// or HashState method is on its pointer type, which Ravel would never call.
+//
 // Receive handles one message. It runs to completion before any other step, and must be
 // deterministic (see the package documentation). It may change the actor's fields and
 // call ctx to send messages, respond to clients and set timers; it must not keep ctx or

@@ -38,6 +38,8 @@ type Ctx struct {
 	effects []Effect
 	// failed: the handler called Fail; what it does after takes no effect.
 	failed bool
+	// arrived, when set, says how many requests of client k have reached an actor.
+	arrived func(client int) int
 }
 
 // NewCtx returns a context for running the handlers of a system with the given numbers
@@ -66,6 +68,13 @@ func (c *Ctx) Begin(self ID) {
 	c.effects = c.effects[:0]
 	c.failed = false
 }
+
+// SetArrived tells the context how many requests of each client have reached an actor so
+// far: arrived(k) for client k, whose requests Seq 0 to arrived(k)−1 have. Respond refuses
+// an answer to a later one. The count must be current whenever a handler runs (in a
+// start-up action, 0). An engine sets it once; without it, Respond does not check. It is
+// for engines.
+func (c *Ctx) SetArrived(arrived func(client int) int) { c.arrived = arrived }
 
 // Failed reports whether the handler since Begin called Fail. An engine reports a panic
 // after Fail as the assertion, since what a handler does after Fail takes no effect. It
@@ -110,12 +119,30 @@ func (c *Ctx) Send(to ID, msg any) {
 // output type. The response is recorded at once, in this step; the client then sends its
 // next request, if it has one. A second answer to a request already answered is ignored
 // (clients take the first response), as a real client ignores a duplicate.
+//
+// Answering a request that has not reached any actor yet — a later one of its client
+// than the latest to arrive, as a wrong entry in a table of pending requests would give,
+// or any request in a start-up action — is a mistake and panics, which Ravel reports as
+// a finding with its schedule, as it does for an answer to a non-client.
 func (c *Ctx) Respond(req RequestID, out any) {
 	if c.failed {
 		return
 	}
 	if !c.IsClient(req.Client) {
 		panic(fmt.Sprintf("model: Respond to %v, which is not a client of the harness", req.Client))
+	}
+	if req.Seq < 0 {
+		panic(fmt.Sprintf("model: Respond to %v: a request's Seq is never negative", req))
+	}
+	if c.arrived != nil {
+		k, _ := req.Client.Client()
+		if n := c.arrived(k); req.Seq >= n {
+			latest := "no request of " + req.Client.String() + " has arrived yet"
+			if n > 0 {
+				latest = req.Client.String() + "'s latest request to arrive is " + RequestID{Client: req.Client, Seq: n - 1}.String()
+			}
+			panic(fmt.Sprintf("model: Respond to %v, a request that has not reached any actor yet (%s)", req, latest))
+		}
 	}
 	c.effects = append(c.effects, Effect{Kind: EffectRespond, To: req.Client, Req: req, Msg: out})
 }

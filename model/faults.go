@@ -72,10 +72,12 @@ func (f *Faults) validate(actors int) error {
 	if (f.Partition > 0 || f.Crash > 0) && actors > MaxFaultActors {
 		return fmt.Errorf("model: partitions and crashes need at most %d actors, the system has %d", MaxFaultActors, actors)
 	}
+	// Checked before the sides: with one actor no side is valid, and the sides' message
+	// ("between 1 and 0 actors") would not say why.
+	if (f.Partition > 0 || len(f.Sides) > 0) && actors < 2 {
+		return fmt.Errorf("model: a partition needs at least 2 actors; this system has %d", actors)
+	}
 	if f.Partition > 0 && len(f.Sides) == 0 {
-		if actors < 2 {
-			return fmt.Errorf("model: a partition needs at least 2 actors")
-		}
 		if actors > MaxSplitActors {
 			return fmt.Errorf("model: a partition of %d actors into every split would be %d events a state: give Faults.Sides (at most %d actors without)", actors, uint64(1)<<uint(actors-1)-1, MaxSplitActors)
 		}

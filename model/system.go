@@ -35,8 +35,9 @@ type System struct {
 }
 
 // Validate reports, in one line, what makes the system unusable: no actors, a nil actor
-// (or a nil pointer of an actor type), a client aimed at no actor, a specification
-// without its required functions.
+// (or a nil pointer of an actor type), an actor given as a value whose Start, Restart,
+// Clone or HashState method is on its pointer type (Ravel would never call it), a client
+// aimed at no actor, a specification without its required functions.
 func (s *System) Validate() error {
 	if len(s.Actors) == 0 {
 		return fmt.Errorf("model: system %q has no actors", s.Name)
@@ -47,6 +48,9 @@ func (s *System) Validate() error {
 		}
 		if v := reflect.ValueOf(a); v.Kind() == reflect.Pointer && v.IsNil() {
 			return fmt.Errorf("model: system %q: actor %d is a nil %T", s.Name, i, a)
+		}
+		if m := pointerOnly(reflect.TypeOf(a)); m != "" {
+			return fmt.Errorf("model: system %q: actor %d is a %T value, but its %s method is on *%T, so Ravel would never call it: pass &%T{…} (an actor that keeps state must be a pointer)", s.Name, i, a, m, a, a)
 		}
 	}
 	if s.Names != nil && len(s.Names) != len(s.Actors) {
@@ -67,4 +71,32 @@ func (s *System) ActorName(id ID) string {
 		return s.Names[id]
 	}
 	return id.String()
+}
+
+// ravelMethods are the methods Ravel looks for on an actor besides Receive.
+var ravelMethods = []struct {
+	name string
+	as   reflect.Type
+}{
+	{"Start", reflect.TypeFor[Starter]()},
+	{"Restart", reflect.TypeFor[Restarter]()},
+	{"Clone", reflect.TypeFor[interface{ Clone() Actor }]()},
+	{"HashState", reflect.TypeFor[StateHasher]()},
+}
+
+// pointerOnly names a method of ravelMethods that t, an actor's type that is not a
+// pointer, lacks but *t has: the actor was meant to be a pointer, and given as a value
+// it loses that method, and every change its handlers make (they change a copy). A value
+// actor without such a method is valid: one with no state, or only configuration.
+func pointerOnly(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+		return ""
+	}
+	pt := reflect.PointerTo(t)
+	for _, m := range ravelMethods {
+		if !t.Implements(m.as) && pt.Implements(m.as) {
+			return m.name
+		}
+	}
+	return ""
 }
