@@ -302,8 +302,14 @@ func sameObject(a, b model.Actor) bool {
 }
 
 // restart brings actor a back in n (a copy of s whose faults it owns): its Restart
-// method's value, whose Start, if it has one, runs as part of the step.
-func (x *executor) restart(n, s *state, a int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
+// method's value, whose Start, if it has one, runs as part of the step. A panic after
+// Start ran (hashing the restarted state) keeps what Start answered, as deliver does.
+func (x *executor) restart(n, s *state, a int, depth int, log []histories.Event) (next *state, out []histories.Event, fail *failure) {
+	defer func() {
+		if r := recover(); r != nil {
+			next, out, fail = n, log, x.stepPanic(r, "after restarting "+x.sys.ActorName(model.ID(a)))
+		}
+	}()
 	n.faults.crashed &^= 1 << uint(a)
 	var actor model.Actor
 	if f := x.run(func() { actor = s.actors[a].(model.Restarter).Restart() }, model.ID(a), n.clients); f != nil {

@@ -84,3 +84,58 @@ func TestHashPanicKeepsTheStep(t *testing.T) {
 		}
 	}
 }
+
+// restartBomb keeps the write it has not answered; restarted, it answers it in Start,
+// and its state then panics when hashed.
+type restartBomb struct {
+	Pending   model.RequestID
+	Has, Boom bool
+}
+
+func (s *restartBomb) Receive(ctx *model.Ctx, env model.Envelope) {
+	if m, ok := env.Msg.(regReq); ok {
+		s.Pending, s.Has = m.ID, true
+	}
+}
+
+func (s *restartBomb) Restart() model.Actor {
+	return &restartBomb{Pending: s.Pending, Has: s.Has, Boom: true}
+}
+
+func (s *restartBomb) Start(ctx *model.Ctx) {
+	if s.Has {
+		ctx.Respond(s.Pending, specs.WriteOK())
+	}
+}
+
+func (s *restartBomb) HashState(h *model.Hasher) {
+	if s.Boom && s.Has {
+		panic("restart boom")
+	}
+	h.Bool(s.Has)
+}
+
+// TestHashPanicAfterRestartKeepsTheStep: a panic hashing a restarted actor whose Start
+// answered a request keeps that answer in the finding's history, as after a handler.
+func TestHashPanicAfterRestartKeepsTheStep(t *testing.T) {
+	sys := model.System{
+		Name:    "restart-hash-panic",
+		Actors:  []model.Actor{&restartBomb{}},
+		Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1))),
+		Faults:  model.Faults{Crash: 1},
+	}
+	res, err := explorer.Run(context.Background(), sys, explorer.Options{MaxSchedules: explorer.Unlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.First
+	if v == nil {
+		t.Fatal("no finding")
+	}
+	if want := "after restarting n0: restart boom"; v.Kind != "panic" || v.Message != want || !v.Replayed {
+		t.Errorf("%s %q, replayed %v; want a panic %q, replayed", v.Kind, v.Message, v.Replayed, want)
+	}
+	if len(v.Events) != 2 || v.Events[1].Kind != histories.Return {
+		t.Errorf("history %v; want the invocation and the answer Start gave", v.Events)
+	}
+}
