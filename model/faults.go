@@ -84,6 +84,9 @@ func (f *Faults) validate(actors int) error {
 	}
 	for i, side := range f.Sides {
 		if len(side) == 0 || len(side) >= actors {
+			if actors == 2 {
+				return fmt.Errorf("model: partition side %d must name exactly 1 of the 2 actors, it names %d", i, len(side))
+			}
 			return fmt.Errorf("model: partition side %d must name between 1 and %d actors, it names %d", i, actors-1, len(side))
 		}
 		seen := map[ID]bool{}
