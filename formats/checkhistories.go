@@ -91,19 +91,13 @@ func ReadCheckHistories[I, O any](r io.Reader, name string, codec TextCodec[I, O
 func parseCheckLine[I, O any](text []byte, codec TextCodec[I, O]) (CheckHistory[I, O], error) {
 	var h CheckHistory[I, O]
 	var l checkLine
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&l); err != nil {
+	if err := decodeLine(text, &l, func(err error) error {
 		if isRavelLine(text) {
-			return h, fmt.Errorf("this line is one operation in the ravel format (it has \"client\" and \"call\"), not a history of ravel check --histories: use --format ravel")
+			return fmt.Errorf("this line is one operation in the ravel format (it has \"client\" and \"call\"), not a history of ravel check --histories: use --format ravel")
 		}
-		return h, fmt.Errorf("expected one JSON object with \"ops\", \"precedes\" and \"verdict\" (a history of ravel check --histories): %s", jsonProblem(err))
-	}
-	if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
-		return h, fmt.Errorf("expected one JSON object on the line, found more after it: %.20q", rest)
-	}
-	if k, dup := duplicateKey(text); dup {
-		return h, fmt.Errorf("expected each field of an object once, found %q twice", k)
+		return fmt.Errorf("expected one JSON object with \"ops\", \"precedes\" and \"verdict\" (a history of ravel check --histories): %s", jsonProblem(err))
+	}); err != nil {
+		return h, err
 	}
 	switch {
 	case l.Ops == nil:

@@ -83,23 +83,35 @@ func ReadRavel[I, O any](r io.Reader, name string, codec Codec[I, O]) ([]histori
 	return ops, nil
 }
 
-func parseRavelLine[I, O any](text []byte, codec Codec[I, O]) (histories.Operation[I, O], error) {
-	var op histories.Operation[I, O]
-	var l ravelLine
+// decodeLine decodes text, one JSON object, into v: unknown fields, anything after the
+// object and a key given twice are refused. A failure to decode is handed to explain,
+// which says what the line should have been.
+func decodeLine(text []byte, v any, explain func(error) error) error {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&l); err != nil {
-		if IsCheckHistoryLine(text) {
-			return op, fmt.Errorf("this line is a whole history, written by ravel check --histories (it has \"ops\" and \"precedes\"), not one operation: read the file with --format histories")
-		}
-		return op, fmt.Errorf("expected one JSON object with \"client\", \"input\", \"output\", \"call\", \"return\" and \"open\": %s", jsonProblem(err))
+	if err := dec.Decode(v); err != nil {
+		return explain(err)
 	}
 	if rest := bytes.TrimSpace(text[dec.InputOffset():]); len(rest) > 0 {
 		// dec.More would not see a stray closing bracket.
-		return op, fmt.Errorf("expected one JSON object on the line, found more after it: %.20q", rest)
+		return fmt.Errorf("expected one JSON object on the line, found more after it: %.20q", rest)
 	}
 	if k, dup := duplicateKey(text); dup {
-		return op, fmt.Errorf("expected each field of an object once, found %q twice", k)
+		return fmt.Errorf("expected each field of an object once, found %q twice", k)
+	}
+	return nil
+}
+
+func parseRavelLine[I, O any](text []byte, codec Codec[I, O]) (histories.Operation[I, O], error) {
+	var op histories.Operation[I, O]
+	var l ravelLine
+	if err := decodeLine(text, &l, func(err error) error {
+		if IsCheckHistoryLine(text) {
+			return fmt.Errorf("this line is a whole history, written by ravel check --histories (it has \"ops\" and \"precedes\"), not one operation: read the file with --format histories")
+		}
+		return fmt.Errorf("expected one JSON object with \"client\", \"input\", \"output\", \"call\", \"return\" and \"open\": %s", jsonProblem(err))
+	}); err != nil {
+		return op, err
 	}
 	switch {
 	case l.Client == nil:
