@@ -1,38 +1,22 @@
 package interactive_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 
-	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/interactive"
 	"github.com/ravelmc/ravel/internal/headless"
-	"github.com/ravelmc/ravel/systems/register"
 )
 
 // TestBrowserShowsTheSession delivers three steps through the API, then loads the page in
 // headless Chromium and checks that its script drew the session: the steps, a button per
 // pending delivery, every actor, and the fingerprint of the state.
 func TestBrowserShowsTheSession(t *testing.T) {
-	sys, err := register.NewBuggy(3, "2r1w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := explorer.Run(context.Background(), sys, explorer.Options{})
-	if err != nil || res.First == nil {
-		t.Fatalf("no violation: %v", err)
-	}
-	srv, err := interactive.New(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
+	_, res, ts := buggyServer(t)
 	defer ts.Close()
 	var st interactive.State
 	for _, d := range res.First.Steps[:3] {

@@ -1,20 +1,16 @@
 package interactive_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/interactive"
 	"github.com/ravelmc/ravel/report"
-	"github.com/ravelmc/ravel/systems/register"
 )
 
 // postError posts body to url and returns the error the server answers with ("" if
@@ -41,19 +37,7 @@ func postError(t *testing.T, url, body string) string {
 // steps made have left the loaded schedule, or the schedule is complete (CLI probe, a
 // nit: the last was answered as the first two).
 func TestNextSaysWhyThereIsNoNextStep(t *testing.T) {
-	sys, err := register.NewBuggy(3, "2r1w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := explorer.Run(context.Background(), sys, explorer.Options{})
-	if err != nil || res.First == nil {
-		t.Fatalf("no violation: %v", err)
-	}
-	srv, err := interactive.New(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
+	sys, res, ts := buggyServer(t)
 	defer ts.Close()
 	want := func(what, got, part string) {
 		t.Helper()

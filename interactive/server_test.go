@@ -15,6 +15,7 @@ import (
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/interactive"
+	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/systems/register"
 )
@@ -52,19 +53,7 @@ func replayed(t *testing.T, ids []uint64) (string, int) {
 // saved counterexample and steps through it, checking every state shown against
 // explorer.Replay of the same prefix.
 func TestExplorerOverHTTP(t *testing.T) {
-	sys, err := register.NewBuggy(3, "2r1w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := explorer.Run(context.Background(), sys, explorer.Options{})
-	if err != nil || res.First == nil {
-		t.Fatalf("no violation: %v", err)
-	}
-	srv, err := interactive.New(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
+	sys, res, ts := buggyServer(t)
 	defer ts.Close()
 
 	check := func(what string, st interactive.State, ids []uint64) {
@@ -142,4 +131,23 @@ func TestExplorerOverHTTP(t *testing.T) {
 	if !strings.Contains(b.String(), "/api/deliver") {
 		t.Errorf("the page does not call the API")
 	}
+}
+
+// buggyServer serves a session of the erroneous register 2r1w, with the violation
+// exhaustive search finds first in it. The caller closes the server.
+func buggyServer(t *testing.T) (model.System, *explorer.Result, *httptest.Server) {
+	t.Helper()
+	sys, err := register.NewBuggy(3, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := explorer.Run(context.Background(), sys, explorer.Options{})
+	if err != nil || res.First == nil {
+		t.Fatalf("no violation: %v", err)
+	}
+	srv, err := interactive.New(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, res, httptest.NewServer(srv.Handler())
 }
