@@ -49,6 +49,8 @@ var flagRules = []flagRule{
 	{flag: "run", applies: func(a applyFacts) bool { return a.sampler != nil }},
 	{flag: "depth", applies: func(a applyFacts) bool { return a.sampler != nil && a.sampler.HasBound() }},
 	{flag: "calibration", applies: func(a applyFacts) bool { return a.sampler != nil && a.sampler.HasBound() }},
+	{flag: "calibration", applies: func(a applyFacts) bool { return a.sampler.Calibrates() },
+		needs: "something to calibrate: --events, --racy-events or --racy left at auto, as the sampler uses them; with them given, no calibration run is made"},
 	{flag: "events", applies: func(a applyFacts) bool { return a.sampler != nil && a.sampler.NeedsN() }},
 	{flag: "racy-events", applies: func(a applyFacts) bool { return a.sampler != nil && a.sampler.NeedsNHat() }},
 	{flag: "racy", applies: func(a applyFacts) bool { return a.sampler != nil && a.sampler.NeedsRacy() }},

@@ -31,6 +31,8 @@ func TestInapplicableFlagsRefused(t *testing.T) {
 		{"visited dir without caching", "--visited-dir " + dir, "--visited-dir needs --state-caching on"},
 		{"visited memory 0", "--state-caching on --visited-mem 0", "--visited-mem must be at least 4KiB, got 0"},
 		{"max states 0 without caching", "--max-states 0", "--max-states needs --state-caching on"},
+		{"calibration with nothing to calibrate", "--strategy pctcp --events 5 --calibration 4 --max-schedules 5", "--calibration needs something to calibrate"},
+		{"calibration with pos", "--strategy pos --calibration 4 --max-schedules 5", "the pos strategy ignores --calibration (it applies to pctcp, tapct and dpos)"},
 		{"dependence with exhaustive", "--dependence key", "the exhaustive strategy ignores --dependence (it applies to random, dpor, dpor-source, transdpor, ired, liviola, rapos, pos, pctcp, tapct and dpos)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -55,6 +57,8 @@ func TestApplicableFlagsAccepted(t *testing.T) {
 		"--strategy random --dependence history --max-schedules 5",
 		"--strategy pctcp --depth 2 --run 3 --chain-partition singleton --max-schedules 5",
 		"--strategy tapct --racy-events 4 --racy auto --max-schedules 5",
+		"--strategy tapct --racy-events 4 --calibration 4 --max-schedules 5",
+		"--strategy pctcp --calibration 4 --max-schedules 5",
 		"--partition 1 --partition-hold --max-schedules 5",
 		"--crash 1 --crash-stop --max-schedules 5",
 		"--state-caching on --visited-mem 4KiB --max-states 10 --max-schedules 5",
