@@ -56,6 +56,10 @@ type ravelLine struct {
 	Call   *int64          `json:"call"`
 	Return *int64          `json:"return,omitempty"`
 	Open   bool            `json:"open,omitempty"`
+	// Index is the operation's place in the history it came from, which lincheck's --out
+	// writes beside each operation of a violation's prefix; it is read and ignored, so
+	// that the prefix, written out as a file, checks as it is.
+	Index *int `json:"index,omitempty"`
 }
 
 // ReadRavel reads a history in Ravel's format, decoding inputs and outputs with codec.
