@@ -47,8 +47,8 @@ func Example() {
 	fmt.Printf("ravel check register-buggy: exit %d\n", code)
 	// Output:
 	// ravel list: exit 0
-	// SYSTEM       HARNESSES  AGENTS  WHAT
-	// my-register  2r1w,2r2w  3       the erroneous register, under a name of my own
+	// SYSTEM       HARNESSES       AGENTS  WHAT
+	// my-register  2r1w,2r2w,1r1w  3       the erroneous register, under a name of my own
 	// ravel check my-register: exit 1
 	// VIOLATION: schedule 16 gives a history that is not linearizable
 	//

@@ -117,7 +117,7 @@ func TestBenchDepsCheckEverySystemFirst(t *testing.T) {
 		want string
 	}{
 		{"bench harness of another system", "bench --systems register,gossip --harness 2r1w --st=false --max-schedules 5 --quiet", `bench gossip: unknown harness "2r1w" (valid: writes, rw)`},
-		{"deps second harness unknown", "deps --systems register --harness 2r1w,nosuch --commute=false --max-schedules 5 --quiet", `deps register: unknown harness "nosuch" (valid: 2r1w, 2r2w)`},
+		{"deps second harness unknown", "deps --systems register --harness 2r1w,nosuch --commute=false --max-schedules 5 --quiet", `deps register: unknown harness "nosuch" (valid: 2r1w, 2r2w, 1r1w)`},
 		{"deps harness of another system", "deps --systems register,gossip --harness 2r1w --commute=false --max-schedules 5 --quiet", `deps gossip: unknown harness "2r1w"`},
 		{"bench strategy twice", "bench --systems register --strategies exhaustive,exhaustive --st=false --max-schedules 5 --quiet", "bench: --strategies names exhaustive twice"},
 		{"bench system twice", "bench --systems register,register --strategies exhaustive --st=false --max-schedules 5 --quiet", "bench: --systems names register twice"},

@@ -152,7 +152,7 @@ func TestList(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit = %d", code)
 	}
-	for _, w := range []string{"register ", "register-buggy", "2r1w,2r2w", "exhaustive"} {
+	for _, w := range []string{"register ", "register-buggy", "2r1w,2r2w,1r1w", "exhaustive"} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("list lacks %q:\n%s", w, stdout)
 		}

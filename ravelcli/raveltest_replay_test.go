@@ -92,7 +92,7 @@ func TestReplayRefusesAnotherHarness(t *testing.T) {
 		{"another named harness", func(r *report.RunInfo) { r.Harness = "2r2w" },
 			fmt.Sprintf("the counterexample was found under the harness %q, but the system's harness is", found)},
 		{"no name, unknown clients", func(r *report.RunInfo) { r.Harness, r.Clients = "", "spec register; c0 → n9: Read()" },
-			`the file names no harness, and none of register-buggy's (2r1w, 2r2w) has the clients it was found under, "spec register; c0 → n9: Read()"`},
+			`the file names no harness, and none of register-buggy's (2r1w, 2r2w, 1r1w) has the clients it was found under, "spec register; c0 → n9: Read()"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := runRavel("replay", rewrite(t, c.edit))

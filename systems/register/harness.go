@@ -19,8 +19,9 @@ var Harnesses = map[string][]specs.RegisterInput{
 // VolatileHarnessNames are register-volatile's harnesses, the default first.
 var VolatileHarnessNames = []string{"1r1w", "2r1w", "2r2w"}
 
-// HarnessNames lists the harnesses in a fixed order.
-var HarnessNames = []string{"2r1w", "2r2w"}
+// HarnessNames lists the harnesses in a fixed order, the default first (1r1w last: the
+// paper's are 2r1w and 2r2w).
+var HarnessNames = []string{"2r1w", "2r2w", "1r1w"}
 
 // Harness builds the named harness for a register of n agents.
 func Harness(name string, n int) (*model.Harness, error) {
