@@ -285,6 +285,40 @@ func beyondBudget(r checkReport, got, budget int64) string {
 	return "; the checkpoint resumed had already gone beyond it"
 }
 
+// checkCaveats are the notes the text report prints above its status line: what the
+// run's reduction may miss, and the system's exclusions.
+func checkCaveats(r checkReport) []string {
+	var notes []string
+	if r.Exclusions > 0 {
+		notes = append(notes, fmt.Sprintf("note: the system excludes %d message types from interleaving; a wrong exclusion hides bugs", r.Exclusions))
+	}
+	if note := reductionNote(r); note != "" {
+		notes = append(notes, note)
+	}
+	return notes
+}
+
+// checkHints are the hints the text report prints below its status line: what to try
+// next. A protocol that sends without bound completes under no search: the crowd's hint
+// replaces the one that points to a search that completes. A specification that
+// panicked is to mend first, and gets none.
+func checkHints(r checkReport) []string {
+	if r.HistoriesUnjudged > 0 {
+		return nil
+	}
+	first := cmp.Or(crowdHint(r), repeatHint(r))
+	if first == "" {
+		first = cmp.Or(completeSearchHint(r), cutReductionHint(r))
+	}
+	var hints []string
+	for _, h := range []string{first, copyHint(r)} {
+		if h != "" {
+			hints = append(hints, h)
+		}
+	}
+	return hints
+}
+
 // finishCheck writes the files asked for, prints the report, and returns the exit
 // status. Whatever failed late — the run's own store (runErr), a file — is reported
 // after the report and its violation, never instead of them.
@@ -321,6 +355,7 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 		}
 	}
 	if f.json {
+		report.Notes = append(checkCaveats(report), checkHints(report)...)
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(report); err != nil {
@@ -437,11 +472,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintf(w, "  delays %d", *r.Delays)
 	}
 	fmt.Fprintf(w, "  agents %d  seed %d%s\n", r.Agents, r.Seed, r.Faults.Describe())
-	if r.Exclusions > 0 {
-		fmt.Fprintf(w, "note: the system excludes %d message types from interleaving; a wrong exclusion hides bugs\n", r.Exclusions)
-	}
-	note := reductionNote(r)
-	if note != "" {
+	for _, note := range checkCaveats(r) {
 		fmt.Fprintln(w, note)
 	}
 	switch {
@@ -462,19 +493,8 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	default:
 		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)%s\n", report.Thousands(r.MaxSchedules), beyondBudget(r, r.Schedules, r.MaxSchedules))
 	}
-	// A protocol that sends without bound completes under no search: the crowd's hint
-	// replaces the one that points to a search that completes.
-	hints := []string{cmp.Or(crowdHint(r), repeatHint(r)), copyHint(r)}
-	if hints[0] == "" {
-		hints[0] = cmp.Or(completeSearchHint(r), cutReductionHint(r))
-	}
-	if r.HistoriesUnjudged > 0 {
-		hints = nil // the specification is to mend first
-	}
-	for _, hint := range hints {
-		if hint != "" {
-			fmt.Fprintln(w, hint)
-		}
+	for _, hint := range checkHints(r) {
+		fmt.Fprintln(w, hint)
 	}
 	row := func(sym, name, val string) { fmt.Fprintf(w, "  %-5s %-44s %s\n", sym, name, val) }
 	row("#S", "schedules", report.Thousands(r.Schedules))
@@ -532,7 +552,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		switch {
 		case r.HistoriesUnjudged > 0:
 			fmt.Fprintln(w, "\nno verdict: the specification panicked (below)")
-		case r.Complete && note != "":
+		case r.Complete && reductionNote(r) != "":
 			fmt.Fprintln(w, "\nno violation found in the histories this reduction keeps (see the note above)")
 		case r.Complete:
 			fmt.Fprintln(w, "\nno violation found")

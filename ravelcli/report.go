@@ -73,6 +73,9 @@ type checkReport struct {
 
 	// Sampling holds a sampler session's statistics (docs/samplers.md).
 	Sampling *explorer.SamplingStats `json:"sampling,omitempty"`
+	// Notes are the notes and hints the text report prints (checkCaveats, checkHints):
+	// what the run's reduction may miss, and what to try next; absent when there are none.
+	Notes []string `json:"notes,omitempty"`
 	// Resumed is the checkpoint a --resume run continued from; absent otherwise.
 	Resumed *resumedJSON `json:"resumed,omitempty"`
 }
