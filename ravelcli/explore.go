@@ -12,6 +12,8 @@ import (
 	"os/signal"
 
 	"github.com/ravelmc/ravel/interactive"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
 )
 
 // cmdExplore serves SYSTEM to a browser on 127.0.0.1 until interrupted.
@@ -24,7 +26,7 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
+		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it (on the run the file records: its harness, agents, workload and fault budgets, in place of these flags)\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
 		return exitOK, nil
 	}
 	if err != nil {
@@ -49,7 +51,7 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("explore %s: %v", entry.Name, err)
 	}
-	srv, err := interactive.New(sys)
+	srv, err := interactive.NewWith(sys, interactive.Options{Rebuild: exploreRebuild(entry)})
 	if err != nil {
 		return 0, usagef("explore %s: %v", entry.Name, err)
 	}
@@ -69,4 +71,14 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 		return 0, fmt.Errorf("explore: %w", err)
 	}
 	return exitOK, nil
+}
+
+// exploreRebuild is explore's interactive.Options.Rebuild: a loaded file is stepped
+// through on the system it was found on, rebuilt as ravel replay rebuilds it, since its
+// fault budgets, workload, agents or retries change which events a step can deliver.
+func exploreRebuild(entry System) func(report.File) (model.System, error) {
+	return func(f report.File) (model.System, error) {
+		sys, _, err := replaySystem(entry, f)
+		return sys, err
+	}
 }
