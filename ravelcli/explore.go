@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/interactive"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
@@ -23,6 +24,8 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	port := fs.Int("port", 0, "the port on 127.0.0.1 to serve on; 0 picks a free one (printed)")
 	harness := fs.String("harness", "", "the harness (default: the system's first)")
 	agents := fs.Int("agents", 0, "the number of agents (default: the system's)")
+	var faults faultFlags
+	faults.declareBudgets(fs, "explore")
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -50,6 +53,9 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	sys, err := entry.New(Config{Harness: *harness, Agents: *agents, Retries: -1})
 	if err != nil {
 		return 0, usagef("explore %s: %v", entry.Name, err)
+	}
+	if err := faults.apply(&sys, &explorer.Options{}); err != nil {
+		return 0, err
 	}
 	srv, err := interactive.NewWith(sys, interactive.Options{Rebuild: exploreRebuild(entry)})
 	if err != nil {

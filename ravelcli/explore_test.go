@@ -85,3 +85,22 @@ func TestExploreStepsThroughAFaultCounterexample(t *testing.T) {
 		t.Errorf("verdict at the end: %q", st.Verdict)
 	}
 }
+
+// TestExploreFaultFlags: explore takes check's fault budgets, with the same checks,
+// named as explore's.
+func TestExploreFaultFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--crash", "-1"}, "explore: --crash must be 0 or more, got -1"},
+		{[]string{"--agents", "1", "--partition", "1"}, "explore: --partition needs at least 2 agents"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, _, stderr := runRavel(append([]string{"explore", "register-volatile"}, tc.args...)...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d saying %q", code, stderr, exitUsage, tc.want)
+			}
+		})
+	}
+}
