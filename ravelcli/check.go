@@ -460,13 +460,13 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		}
 		fmt.Fprintf(w, "search: incomplete — %s %s cut at the depth budget (--max-depth %d)\n", report.Thousands(r.CutSchedules), were, r.MaxDepth)
 	default:
-		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)%s\n", report.Thousands(r.MaxSchedules), beyondBudget(r, r.Schedules, r.MaxSchedules))
+		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)%s%s\n", report.Thousands(r.MaxSchedules), beyondBudget(r, r.Schedules, r.MaxSchedules), mostlyCutNote(r))
 	}
 	// A protocol that sends without bound completes under no search: the crowd's hint
 	// replaces the one that points to a search that completes.
 	hints := []string{cmp.Or(crowdHint(r), repeatHint(r)), copyHint(r)}
 	if hints[0] == "" {
-		hints[0] = cmp.Or(completeSearchHint(r), cutReductionHint(r))
+		hints[0] = cmp.Or(mostlyCutHint(r), completeSearchHint(r), cutReductionHint(r))
 	}
 	if r.HistoriesUnjudged > 0 {
 		hints = nil // the specification is to mend first
