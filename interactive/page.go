@@ -16,7 +16,7 @@ ol{font:12px ui-monospace,monospace;padding-left:28px;margin:4px 0}
 #verdict{font-weight:600}#verdict.bad{color:#b00020}#verdict.ok{color:#1b5e20}
 #error{color:#b00020}
 </style></head><body>
-<h1>ravel explore <span id="sys"></span></h1>
+<h1>ravel explore <span id="sys"></span> <small id="faults"></small></h1>
 <div><button id="undo">Undo</button><button id="reset">Reset</button><button id="next">Next step of the loaded schedule</button>
 <label>Load a counterexample: <input type="file" id="file" accept=".json"></label></div>
 <div id="error"></div>
@@ -37,7 +37,7 @@ function call(method,path,body){
   .then(function(st){$("error").textContent="";render(st);return st;}).catch(function(e){$("error").textContent=e.message;});}
 function describe(s){return s.from+" → "+s.to+"  "+s.msg+(s.kind!=="message"&&s.kind!=="request"?"  ["+s.kind+"]":"");}
 function render(st){
-  $("sys").textContent=st.system;
+  $("sys").textContent=st.system;$("faults").textContent=st.faults?"faults: "+st.faults:"";
   var en=$("enabled");en.textContent="";
   var nextID=(st.script&&st.next>=0&&st.next<st.script.length)?st.script[st.next].id:null;
   (st.enabled||[]).forEach(function(s){var d=document.createElement("div");d.className="pending"+(s.id===nextID?" next":"");

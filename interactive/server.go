@@ -9,7 +9,8 @@
 //	POST /api/deliver  {"id":"<16 hex digits>"}: deliver an enabled event
 //	POST /api/undo     take back the last delivery
 //	POST /api/reset    back to the initial state; forget a loaded schedule
-//	POST /api/load     body: a file of ravel check --out; resets, and Next steps through it
+//	POST /api/load     body: a file of ravel check --out; resets to the initial state of
+//	                   the run the file records, and Next steps through it
 //	POST /api/next     deliver the next step of the loaded schedule
 //
 // Every POST answers with the new State, or a 4xx and {"error": "…"}.
@@ -21,6 +22,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ravelmc/ravel/explorer"
@@ -32,22 +34,35 @@ import (
 
 // Server serves one system. Its methods are safe for concurrent use.
 type Server struct {
-	mu     sync.Mutex
-	sys    model.System
-	sess   *explorer.Session
-	script []uint64 // a loaded schedule
-	// reflective: sess copies and fingerprints by reflection, as the run of the loaded
-	// file did (its run.reflective).
-	reflective bool
+	mu      sync.Mutex
+	sys     model.System
+	rebuild func(report.File) (model.System, error)
+	sess    *explorer.Session
+	script  []uint64 // a loaded schedule
 }
 
-// New returns a server at sys's initial state.
-func New(sys model.System) (*Server, error) {
+// Options are a server's optional settings.
+type Options struct {
+	// Rebuild builds the system a loaded counterexample file was found on, from the run
+	// it records (report.RunInfo: harness, agents, retries, workload, fault budgets), all
+	// of which change the events a schedule can deliver. The file is stepped through on
+	// that system, which stays until the next load (a reset keeps it). ravel explore
+	// passes ravel replay's. Without Rebuild a file is stepped through on the server's
+	// own system, and refused when it records other fault budgets, other agents or a
+	// workload.
+	Rebuild func(f report.File) (model.System, error)
+}
+
+// New returns a server at sys's initial state, with no Options.
+func New(sys model.System) (*Server, error) { return NewWith(sys, Options{}) }
+
+// NewWith returns a server at sys's initial state, with opts.
+func NewWith(sys model.System, opts Options) (*Server, error) {
 	sess, err := explorer.NewSession(sys)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{sys: sys, sess: sess}, nil
+	return &Server{sys: sys, rebuild: opts.Rebuild, sess: sess}, nil
 }
 
 // State is what the page shows.
@@ -61,6 +76,7 @@ type State struct {
 	Failure     string         `json:"failure,omitempty"`
 	Verdict     string         `json:"verdict"`
 	Fingerprint string         `json:"fingerprint"`
+	Faults      string         `json:"faults,omitempty"` // the fault budgets, as check's header shows them: "crash 1"
 	Script      []report.Step  `json:"script,omitempty"`
 	Next        int            `json:"next"` // the index in Script of the next step, when it follows the steps made
 }
@@ -79,6 +95,7 @@ func (s *Server) state() State {
 		Enabled:     report.NewSteps(sys, s.sess.Enabled()),
 		Failure:     s.sess.Failure(),
 		Fingerprint: fmt.Sprintf("%016x", s.sess.Fingerprint()),
+		Faults:      strings.TrimSpace(report.FaultsOf(sys).Describe()),
 	}
 	h := report.NewHistory(sys, s.sess.Events())
 	st.Events, st.Timeline = h.Events, h.Timeline
@@ -155,21 +172,17 @@ func (s *Server) Handler() http.Handler {
 		if f.Run.System != "" && f.Run.System != s.sys.Name {
 			return fmt.Errorf("the file is a counterexample of %s, not of %s", f.Run.System, s.sys.Name)
 		}
-		if err := f.CheckClients(&s.sys); err != nil {
+		sys, err := s.loadSystem(f)
+		if err != nil {
 			return err
 		}
-		if f.Run.Reflective != s.reflective {
-			// The schedule's identities are those of the fingerprint its run used: step
-			// it in a session of the same mode.
-			sess, err := explorer.NewSessionMode(s.sys, f.Run.Reflective)
-			if err != nil {
-				return err
-			}
-			s.sess, s.reflective = sess, f.Run.Reflective
+		// The schedule's identities are those of the fingerprint its run used: step it in
+		// a session of the same mode.
+		sess, err := explorer.NewSessionMode(sys, f.Run.Reflective)
+		if err != nil {
+			return err
 		}
-		for s.sess.Undo() {
-		}
-		s.script = ids
+		s.sys, s.sess, s.script = sys, sess, ids
 		return nil
 	}))
 	mux.HandleFunc("POST /api/next", s.do(func(*http.Request) error {
@@ -185,6 +198,37 @@ func (s *Server) Handler() http.Handler {
 		return s.sess.Deliver(s.script[st.Next])
 	}))
 	return mux
+}
+
+// loadSystem is the system to step through f on: the one Rebuild builds from f's run, or
+// the server's own when f's run used it as it is.
+func (s *Server) loadSystem(f report.File) (model.System, error) {
+	if s.rebuild != nil {
+		sys, err := s.rebuild(f)
+		if err != nil {
+			return model.System{}, err
+		}
+		return sys, f.CheckClients(&sys)
+	}
+	sys := s.sys
+	if f.Run.Workload != "" {
+		return model.System{}, fmt.Errorf("the counterexample was found under the workload %s, which this server cannot rebuild: replay it with ravel replay", f.Run.Workload)
+	}
+	if f.Run.Agents != 0 && f.Run.Agents != len(sys.Actors) {
+		return model.System{}, fmt.Errorf("the counterexample was found with %d agents, but the system has %d", f.Run.Agents, len(sys.Actors))
+	}
+	if now, saved := faultsText(report.FaultsOf(&sys)), faultsText(f.Run.Faults); now != saved {
+		return model.System{}, fmt.Errorf("the counterexample was found with the fault budgets %s, but the system has %s: its schedule needs the same budgets", saved, now)
+	}
+	return sys, f.CheckClients(&sys)
+}
+
+// faultsText names fault budgets for a message: "crash 1", or "none".
+func faultsText(f *report.Faults) string {
+	if t := strings.TrimSpace(f.Describe()); t != "" {
+		return t
+	}
+	return "none"
 }
 
 // do runs f under the lock and answers with the state, or with the error.

@@ -308,7 +308,7 @@ func checkHints(r checkReport) []string {
 	}
 	first := cmp.Or(crowdHint(r), repeatHint(r))
 	if first == "" {
-		first = cmp.Or(completeSearchHint(r), cutReductionHint(r))
+		first = cmp.Or(mostlyCutHint(r), completeSearchHint(r), cutReductionHint(r))
 	}
 	var hints []string
 	for _, h := range []string{first, copyHint(r)} {
@@ -491,7 +491,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		}
 		fmt.Fprintf(w, "search: incomplete — %s %s cut at the depth budget (--max-depth %d)\n", report.Thousands(r.CutSchedules), were, r.MaxDepth)
 	default:
-		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)%s\n", report.Thousands(r.MaxSchedules), beyondBudget(r, r.Schedules, r.MaxSchedules))
+		fmt.Fprintf(w, "search: incomplete — stopped at the schedule budget (--max-schedules %s)%s%s\n", report.Thousands(r.MaxSchedules), beyondBudget(r, r.Schedules, r.MaxSchedules), mostlyCutNote(r))
 	}
 	for _, hint := range checkHints(r) {
 		fmt.Fprintln(w, hint)

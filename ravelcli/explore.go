@@ -11,7 +11,10 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/interactive"
+	"github.com/ravelmc/ravel/model"
+	"github.com/ravelmc/ravel/report"
 )
 
 // cmdExplore serves SYSTEM to a browser on 127.0.0.1 until interrupted.
@@ -21,10 +24,12 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	port := fs.Int("port", 0, "the port on 127.0.0.1 to serve on; 0 picks a free one (printed)")
 	harness := fs.String("harness", "", "the harness (default: the system's first)")
 	agents := fs.Int("agents", 0, "the number of agents (default: the system's)")
+	var faults faultFlags
+	faults.declareBudgets(fs, "explore")
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
+		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it (on the run the file records: its harness, agents, workload and fault budgets, in place of these flags)\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
 		return exitOK, nil
 	}
 	if err != nil {
@@ -49,7 +54,10 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("explore %s: %v", entry.Name, err)
 	}
-	srv, err := interactive.New(sys)
+	if err := faults.apply(&sys, &explorer.Options{}); err != nil {
+		return 0, err
+	}
+	srv, err := interactive.NewWith(sys, interactive.Options{Rebuild: exploreRebuild(entry)})
 	if err != nil {
 		return 0, usagef("explore %s: %v", entry.Name, err)
 	}
@@ -69,4 +77,14 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 		return 0, fmt.Errorf("explore: %w", err)
 	}
 	return exitOK, nil
+}
+
+// exploreRebuild is explore's interactive.Options.Rebuild: a loaded file is stepped
+// through on the system it was found on, rebuilt as ravel replay rebuilds it, since its
+// fault budgets, workload, agents or retries change which events a step can deliver.
+func exploreRebuild(entry System) func(report.File) (model.System, error) {
+	return func(f report.File) (model.System, error) {
+		sys, _, err := replaySystem(entry, f)
+		return sys, err
+	}
 }

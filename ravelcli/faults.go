@@ -8,8 +8,10 @@ import (
 	"github.com/ravelmc/ravel/report"
 )
 
-// faultFlags are check's fault budgets and minimization switch.
+// faultFlags are check's fault budgets and minimization switch; explore takes the
+// budgets alone (declareBudgets).
 type faultFlags struct {
+	cmd                               string // the command, for messages
 	drop, duplicate, partition, crash int
 	timeouts                          int
 	hold, crashStop                   bool
@@ -18,8 +20,16 @@ type faultFlags struct {
 	fs                                *flag.FlagSet // to tell a flag given from its default
 }
 
+// declare declares check's fault flags: the budgets, --fault-probability and --minimize.
 func (f *faultFlags) declare(fs *flag.FlagSet) {
-	f.fs = fs
+	f.declareBudgets(fs, "check")
+	fs.Float64Var(&f.probability, "fault-probability", 0, "random: the chance of injecting a fault where one is enabled (default 0: uniform over all enabled events)")
+	fs.BoolVar(&f.minimize, "minimize", true, "shrink the first violation's schedule (delta debugging) before reporting it")
+}
+
+// declareBudgets declares the fault budgets alone, as command cmd's flags.
+func (f *faultFlags) declareBudgets(fs *flag.FlagSet, cmd string) {
+	f.fs, f.cmd = fs, cmd
 	const own = " (default: the system's own budget, model.System.Faults, none unless its Build sets one)"
 	fs.IntVar(&f.drop, "drop", 0, "fault budget: at most this many messages lost per schedule"+own)
 	fs.IntVar(&f.duplicate, "duplicate", 0, "fault budget: at most this many deliveries that leave a copy of their message pending"+own)
@@ -28,8 +38,6 @@ func (f *faultFlags) declare(fs *flag.FlagSet) {
 	fs.IntVar(&f.crash, "crash", 0, "fault budget: at most this many crashes per schedule; an agent with a Restart method may come back with its durable state"+own)
 	fs.BoolVar(&f.crashStop, "crash-stop", false, "crashed agents never restart, even those with a Restart method")
 	fs.IntVar(&f.timeouts, "timeouts", 0, "each client may time out and send its request again, to the next agent, up to this many times per schedule")
-	fs.Float64Var(&f.probability, "fault-probability", 0, "random: the chance of injecting a fault where one is enabled (default 0: uniform over all enabled events)")
-	fs.BoolVar(&f.minimize, "minimize", true, "shrink the first violation's schedule (delta debugging) before reporting it")
 }
 
 // apply sets sys's fault budgets and opts' fault options from the flags; a bad value is
@@ -41,11 +49,11 @@ func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
 		n    int
 	}{{"drop", f.drop}, {"duplicate", f.duplicate}, {"partition", f.partition}, {"crash", f.crash}, {"timeouts", f.timeouts}} {
 		if b.n < 0 {
-			return usagef("check: --%s must be 0 or more, got %d", b.name, b.n)
+			return usagef("%s: --%s must be 0 or more, got %d", f.cmd, b.name, b.n)
 		}
 	}
 	if f.probability < 0 || f.probability > 1 || f.probability != f.probability {
-		return usagef("check: --fault-probability must be between 0 and 1, got %v", f.probability)
+		return usagef("%s: --fault-probability must be between 0 and 1, got %v", f.cmd, f.probability)
 	}
 	given := map[string]bool{}
 	if f.fs != nil {
@@ -62,13 +70,13 @@ func (f *faultFlags) apply(sys *model.System, opts *explorer.Options) error {
 	}
 	f.drop, f.duplicate, f.partition, f.crash = sys.Faults.Drop, sys.Faults.Duplicate, sys.Faults.Partition, sys.Faults.Crash
 	if f.partition > 0 && len(sys.Actors) < 2 {
-		return usagef("check: --partition needs at least 2 agents, the system has %d", len(sys.Actors))
+		return usagef("%s: --partition needs at least 2 agents, the system has %d", f.cmd, len(sys.Actors))
 	}
 	if f.partition > 0 && len(sys.Faults.Sides) == 0 && len(sys.Actors) > model.MaxSplitActors {
-		return usagef("check: --partition splits the agents every way, which needs at most %d agents; the system has %d", model.MaxSplitActors, len(sys.Actors))
+		return usagef("%s: --partition splits the agents every way, which needs at most %d agents; the system has %d", f.cmd, model.MaxSplitActors, len(sys.Actors))
 	}
 	if (f.partition > 0 || f.crash > 0) && len(sys.Actors) > model.MaxFaultActors {
-		return usagef("check: --partition and --crash need at most %d agents, the system has %d", model.MaxFaultActors, len(sys.Actors))
+		return usagef("%s: --partition and --crash need at most %d agents, the system has %d", f.cmd, model.MaxFaultActors, len(sys.Actors))
 	}
 	sys.Faults.Hold = sys.Faults.Hold || f.hold
 	sys.Faults.CrashStop = sys.Faults.CrashStop || f.crashStop

@@ -67,7 +67,7 @@ func (c *catalog) cmdReplay(args []string, stdout, stderr io.Writer) (int, error
 	if err != nil {
 		return 0, usagef("replay: %s: %v", path, err)
 	}
-	fmt.Fprintf(stdout, "ravel replay %s  (%s, harness %s, agents %d): %s\n", path, vf.Run.System, harness, vf.Run.Agents, plural(len(ex.Steps), "step"))
+	fmt.Fprintf(stdout, "ravel replay %s  (%s, %s, agents %d): %s\n", path, vf.Run.System, replayedClients(vf, harness), vf.Run.Agents, plural(len(ex.Steps), "step"))
 	fmt.Fprintf(stdout, "\n%s", report.TextMode(&sys, ex.Steps, ex.Events, vf.Run.Reflective))
 	code, err := replayVerdict(stdout, &sys, vf, path, ex)
 	if html != "" {
@@ -82,6 +82,15 @@ func (c *catalog) cmdReplay(args []string, stdout, stderr io.Writer) (int, error
 		}
 	}
 	return code, err
+}
+
+// replayedClients names what the replay's clients do, for its header: the workload the
+// file was found under, which replaces the harness, or else the harness.
+func replayedClients(vf violationFile, harness string) string {
+	if vf.Run.Workload != "" {
+		return "workload " + vf.Run.Workload
+	}
+	return "harness " + harness
 }
 
 // replayVerdict compares the replay ex with the violation file vf read from path, prints

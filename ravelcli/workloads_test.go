@@ -26,6 +26,10 @@ func TestCheckWorkloads(t *testing.T) {
 	if code != exitViolation || !strings.Contains(stdout, "the same history") {
 		t.Errorf("replay: exit %d, output:\n%s", code, stdout)
 	}
+	// Its header names the workload replayed, not the harness it replaced (docs probe).
+	if header := strings.SplitN(stdout, "\n", 2)[0]; !strings.Contains(header, "workload "+r.Workload+",") || strings.Contains(header, "harness") {
+		t.Errorf("replay header %q, want it to name workload %s and no harness", header, r.Workload)
+	}
 
 	code, stdout, stderr = runRavel("check", "register", "--workloads", "all:ops=2,clients=2", "--quiet")
 	if code != exitOK || !strings.Contains(stdout, "no violation found under any workload") {

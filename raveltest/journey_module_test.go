@@ -70,7 +70,7 @@ func TestJourneyModule(t *testing.T) {
 	bin := filepath.Join(dir, "lazybackup-cli")
 	step(t, 0, nil, "go", "build", "-o", bin, "./cmd/lazybackup")
 	step(t, 0, []string{"lazy-backup", "backup-read,primary-read"}, bin, "list")
-	step(t, 1, []string{"(lazy-backup, harness backup-read, agents 2)", "the replay gives the same history as the saved violation", "VIOLATION"},
+	step(t, 1, []string{"(lazy-backup, workload all:ops=3,clients=2#", "the replay gives the same history as the saved violation", "VIOLATION"},
 		bin, "replay", saved[0], "--html", "report.html")
 	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	for _, want := range []string{"<title>ravel replay", "lazy-backup", "Request{c0.0"} {

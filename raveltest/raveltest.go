@@ -109,7 +109,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 		t.Fatalf("raveltest: %v", err)
 		return nil
 	}
-	if failed := replayCorpus(t, sys, c.dir); failed || !c.explore {
+	if failed := replayCorpus(t, sys, c.dir, c.gen); failed || !c.explore {
 		return nil
 	}
 	res, workload, err := explore(sys, c)
@@ -190,8 +190,9 @@ func explore(sys model.System, c config) (*explorer.Result, *failingWorkload, er
 }
 
 // replayCorpus replays the files of dir in name order and reports on t those that still
-// fail; it returns whether any did.
-func replayCorpus(t testing.TB, sys model.System, dir string) bool {
+// fail, and those found under a workload that gen (the test's Workloads, nil for none)
+// does not generate; it returns whether any did.
+func replayCorpus(t testing.TB, sys model.System, dir string, gen *workloads.Generator) bool {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -204,6 +205,11 @@ func replayCorpus(t testing.TB, sys model.System, dir string) bool {
 		f, ids, err := report.ReadFile(path)
 		if err != nil {
 			t.Errorf("raveltest: saved counterexample %v", err)
+			failed = true
+			continue
+		}
+		if err := sameWorkloads(f, &sys, gen); err != nil {
+			t.Errorf("raveltest: %s: saved counterexample %s cannot be replayed: %v; delete it if the test's workloads changed on purpose", sys.Name, path, err)
 			failed = true
 			continue
 		}
@@ -233,6 +239,23 @@ func replayCorpus(t testing.TB, sys model.System, dir string) bool {
 		}
 	}
 	return failed
+}
+
+// sameWorkloads refuses a file found under a workload that gen, the test's generator
+// (nil: the test checks its harness), does not generate: replayed, it would fail the
+// test on clients the test does not ask for.
+func sameWorkloads(f report.File, sys *model.System, gen *workloads.Generator) error {
+	if f.Run.Workload == "" {
+		return nil
+	}
+	if gen == nil {
+		return fmt.Errorf("it was found under the workload %s, but the test checks its harness %q (no raveltest.Workloads)", f.Run.Workload, report.Clients(sys))
+	}
+	name, _, _ := strings.Cut(f.Run.Workload, "#")
+	if g, err := workloads.Parse(name); err != nil || g.String() != gen.String() {
+		return fmt.Errorf("it was found under the workload %s, but the test checks the workloads %s", f.Run.Workload, gen)
+	}
+	return nil
 }
 
 // judge says what is wrong with a replayed execution, or "".

@@ -178,7 +178,7 @@ func TestCheckWorkloads(t *testing.T) {
 	}
 	// The saved counterexample is replayed under its workload: it still fails…
 	r = &recorder{TB: t}
-	raveltest.Check(r, cellSystem(true), raveltest.Dir(dir), raveltest.ReplayOnly())
+	raveltest.Check(r, cellSystem(true), raveltest.Dir(dir), raveltest.Workloads(gen), raveltest.ReplayOnly())
 	if len(r.errors) != 1 || !strings.Contains(r.errors[0], "still fails") {
 		t.Errorf("replay on the buggy cell: errors %q, want one", r.errors)
 	}
@@ -192,6 +192,43 @@ func TestCheckWorkloads(t *testing.T) {
 		if strings.Contains(l, "no longer applies") {
 			t.Errorf("the saved counterexample did not replay: %q", l)
 		}
+	}
+}
+
+// TestWorkloadFileUnderOtherWorkloads: a counterexample saved under a generated workload
+// is replayed only by a test that generates that workload; a test without Workloads, or
+// with others, refuses it naming the workload and what the test checks, as a file of
+// another harness is refused (docs probe: such a file was replayed, and failed a test
+// that never asked for its clients).
+func TestWorkloadFileUnderOtherWorkloads(t *testing.T) {
+	dir := t.TempDir()
+	gen := workloads.Generator{Clients: 2, Ops: 3}
+	r := &recorder{TB: t}
+	raveltest.Check(r, cellSystem(true), raveltest.Dir(dir), raveltest.Workloads(gen))
+	if len(r.errors) != 1 {
+		t.Fatalf("errors %q, want one violation saved", r.errors)
+	}
+	for _, tc := range []struct {
+		name string
+		opts []raveltest.Option
+		want []string
+	}{
+		{"same workloads", []raveltest.Option{raveltest.Workloads(gen)}, []string{"still fails"}},
+		{"no workloads", nil, []string{"cannot be replayed", "found under the workload all:ops=3,clients=2#", "the test checks its harness \"spec "}},
+		{"other workloads", []raveltest.Option{raveltest.Workloads(workloads.Generator{Clients: 2, Ops: 2})}, []string{"cannot be replayed", "found under the workload all:ops=3,clients=2#", "the test checks the workloads all:ops=2,clients=2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &recorder{TB: t}
+			raveltest.Check(r, cellSystem(true), append(tc.opts, raveltest.Dir(dir), raveltest.ReplayOnly())...)
+			if len(r.errors) != 1 {
+				t.Fatalf("errors %q, want one", r.errors)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.errors[0], w) {
+					t.Errorf("error %q does not say %q", r.errors[0], w)
+				}
+			}
+		})
 	}
 }
 

@@ -119,14 +119,20 @@ func NewViolation(sys *model.System, v *explorer.Violation) Violation {
 }
 
 // MinimizedNote says how v's reported schedule relates to the one found, for the line
-// that reports it: "" when it was not shrunk, else "; minimized from 7 steps to 4" (or
-// "; shrunk from 7 steps, minimization interrupted").
+// that reports it: "" when it was not shrunk, else "; minimized from 7 steps to 4", or
+// "; minimal: no step could be removed" when minimization kept every step (or, when it
+// was interrupted, "; shrunk from 7 steps, minimization interrupted").
 func MinimizedNote(v *explorer.Violation) string {
 	switch {
 	case v.OriginalSteps == 0:
 		return ""
+	case !v.Minimized && len(v.Steps) == v.OriginalSteps:
+		return "; minimization interrupted before it removed a step"
 	case !v.Minimized:
 		return fmt.Sprintf("; shrunk from %d steps, minimization interrupted", v.OriginalSteps)
+	case len(v.Steps) == v.OriginalSteps:
+		// Not "minimized from 8 steps to 8" (docs probe).
+		return "; minimal: no step could be removed"
 	}
 	return fmt.Sprintf("; minimized from %d steps to %d", v.OriginalSteps, len(v.Steps))
 }

@@ -110,3 +110,26 @@ func TestReadRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestMinimizedNote: the note says what minimization did, and does not claim a
+// minimization from N steps to N when no step could be removed (docs probe).
+func TestMinimizedNote(t *testing.T) {
+	steps := func(n int) []explorer.Delivery { return make([]explorer.Delivery, n) }
+	for _, tc := range []struct {
+		name string
+		v    explorer.Violation
+		want string
+	}{
+		{"not minimized", explorer.Violation{Steps: steps(8)}, ""},
+		{"shrunk", explorer.Violation{Steps: steps(4), OriginalSteps: 7, Minimized: true}, "; minimized from 7 steps to 4"},
+		{"nothing removed", explorer.Violation{Steps: steps(8), OriginalSteps: 8, Minimized: true}, "; minimal: no step could be removed"},
+		{"interrupted", explorer.Violation{Steps: steps(5), OriginalSteps: 7}, "; shrunk from 7 steps, minimization interrupted"},
+		{"interrupted, nothing removed", explorer.Violation{Steps: steps(7), OriginalSteps: 7}, "; minimization interrupted before it removed a step"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := report.MinimizedNote(&tc.v); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
