@@ -10,7 +10,8 @@
 //
 // Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input
 // (a bad catalog among them), 130 when interrupted (SIGINT or SIGTERM) before finding
-// anything; lincheck adds 3 for an unknown verdict.
+// anything; lincheck adds 3 for an unknown verdict, and 4 (with --format histories) when
+// some verdict is not the one its file records.
 package ravelcli
 
 import (
