@@ -11,8 +11,8 @@ import (
 	"github.com/ravelmc/ravel/systems/register"
 )
 
-// Marks returns a relation in the style of taPCT's static commutativity marks (seeds/000
-// §4, after Leesatapornwongsa et al. 2014): messages of the marked types are handled by
+// Marks returns a relation in the style of taPCT's static commutativity marks (Ozkan et al.
+// 2019, §4, after Leesatapornwongsa et al. 2014): messages of the marked types are handled by
 // handlers that only count (acknowledgements, votes) or discard, so two of them delivered
 // to the same actor are declared independent; every other pair is judged by base. marked
 // holds a value of each marked message type. It is a hypothesis about the handlers, not a

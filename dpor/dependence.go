@@ -1,7 +1,7 @@
 package dpor
 
 // Dependence is a relation between steps: two dependent steps may not commute, so a
-// reduction must explore both of their orders (DESIGN.md, Semantics 8). It must be
+// reduction must explore both of their orders (docs/strategies.md). It must be
 // symmetric.
 type Dependence interface {
 	Name() string

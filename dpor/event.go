@@ -28,7 +28,7 @@ func (k EventKind) String() string {
 // Event is one thing that can happen next: the delivery of a pending message to its
 // receiver, or the firing of a timer.
 type Event struct {
-	// ID is the event's identity, stable across schedules (DESIGN.md, Semantics 4):
+	// ID is the event's identity, stable across schedules (docs/design-notes.md, Message identity):
 	// derived from the sender, the receiver, the payload and the step that sent it.
 	ID       uint64
 	Kind     EventKind

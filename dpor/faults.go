@@ -2,7 +2,7 @@ package dpor
 
 import "github.com/ravelmc/ravel/model"
 
-// Fault events (DESIGN.md, Semantics 3). They are enabled events like deliveries, listed
+// Fault events (docs/faults.md). They are enabled events like deliveries, listed
 // after the deliveries of a state, and every relation of this package treats them with the
 // rules of faultDependent before its own.
 const (

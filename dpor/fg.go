@@ -1,6 +1,6 @@
 package dpor
 
-// DS2's refinements of Flanagan–Godefroid DPOR (ALGORITHMS.md): TransDPOR, IRed and
+// DS2's refinements of Flanagan–Godefroid DPOR (docs/strategies.md): TransDPOR, IRed and
 // LiViola. They keep FG's race rule — at each state, for each enabled message, the latest
 // earlier step it races with — and differ in which backtrack point that race adds. They
 // are heuristics: what they keep is measured (docs/strategies.md), not guaranteed.

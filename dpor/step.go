@@ -20,7 +20,7 @@ type StepInfo struct {
 	// Clock is the step's vector clock, one entry per actor: Clock[a] is one more than the
 	// index of the last step at actor a that happens before or is this step (0: none),
 	// where happens-before is the transitive closure of "same receiver, earlier" and "sent
-	// the message the later step receives" (ALGORITHMS.md). Filled in only for steps on
+	// the message the later step receives" (docs/design-notes.md, Strategies). Filled in only for steps on
 	// the path, and only for strategies whose Needs ask for clocks; shared with the engine,
 	// so do not keep or modify it.
 	Clock []int32
@@ -31,7 +31,7 @@ type StepInfo struct {
 
 // HappensBefore reports whether step i of the path happens before the step whose info
 // is s, by s's vector clock: the transitive closure of "same receiver, earlier" and
-// "sent the message the later step receives" (ALGORITHMS.md).
+// "sent the message the later step receives" (docs/design-notes.md, Strategies).
 func HappensBefore(path []Node, i int, s *StepInfo) bool {
 	a := path[i].Step().Event.To
 	return int(s.Clock[a]) >= i+1

@@ -17,7 +17,7 @@ import (
 // is 0.
 const DefaultCheckpointEvery = time.Minute
 
-// Checkpointing makes a search resumable after a kill (DESIGN.md, Visited states). The
+// Checkpointing makes a search resumable after a kill (docs/visited-states.md). The
 // directory holds a badger store with the visited set and, beside it, the last complete
 // checkpoint: the depth-first frontier (every node on the path as the index of the event
 // it explores, with the strategy's sets: backtrack, done, sleep, what each explored event

@@ -51,7 +51,7 @@ type Options struct {
 	// Reflective forces the reflective deep copy and fingerprint even for actors and
 	// messages that have Clone and HashState methods (to measure what those buy).
 	Reflective bool
-	// StateCaching ends a path at a state already visited (DESIGN.md, Visited states):
+	// StateCaching ends a path at a state already visited (docs/visited-states.md):
 	// the fingerprint covers the history so far, so everything reachable from a visited
 	// state was already found. Only strategies under which that is sound allow it
 	// (dpor.StateCacher); Run refuses the others.
@@ -91,7 +91,7 @@ type Options struct {
 	Checkpoint Checkpointing
 
 	// Sampling, when set, runs a randomized sampler of package samplers instead of
-	// Strategy (SAMPLERS.md): independent runs from the initial state, run r drawing only
+	// Strategy (docs/samplers.md): independent runs from the initial state, run r drawing only
 	// from samplers.RunRand(Seed, r), runs FirstRun, FirstRun+1, … until MaxSchedules.
 	// A run replays alone with FirstRun = r and MaxSchedules = 1.
 	Sampling *samplers.Config
@@ -219,7 +219,7 @@ type Result struct {
 	Exclusions int
 	// Canonical lists every canonical history found, in the order found, with its verdict.
 	Canonical []CanonicalHistory
-	// Sampling holds a sampler session's statistics (SAMPLERS.md §7), or nil.
+	// Sampling holds a sampler session's statistics (docs/samplers.md), or nil.
 	Sampling *SamplingStats
 	// Resumed describes the checkpoint the run continued from (Checkpointing.Resume),
 	// or is nil.
@@ -246,7 +246,7 @@ type Violation struct {
 	// Fingerprint is the fingerprint of the schedule's last state.
 	Fingerprint uint64
 	// Replayed reports that re-running the schedule from the initial state reached the
-	// same fingerprint; false means a handler is not deterministic (DESIGN.md, Semantics 1).
+	// same fingerprint; false means a handler is not deterministic.
 	Replayed bool
 	// With Options.Minimize: the length of the schedule as found (Steps is the shrunk
 	// one), the replays minimization took, and whether it reached a local minimum (false:

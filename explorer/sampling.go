@@ -32,7 +32,7 @@ func samplingOf(o Options, s dpor.Strategy) (*samplers.Config, int64, bool) {
 	return nil, 0, false
 }
 
-// SamplingStats are a sampler session's statistics (SAMPLERS.md §7).
+// SamplingStats are a sampler session's statistics (docs/samplers.md).
 type SamplingStats struct {
 	Sampler    string `json:"sampler"`
 	Version    string `json:"sampler_version"`

@@ -10,7 +10,7 @@ import (
 // its result (or open), and the real-time precedence between them — A precedes B when A's
 // response comes before B's invocation. Two executions with the same canonical history
 // are linearizable or not together, so the checker runs once per canonical history
-// (DESIGN.md, Semantics 9).
+// (docs/visited-states.md, Canonical states).
 //
 // Operations are named by their RequestID, which the harness fixes, so canonical
 // histories compare across schedules and across strategies.

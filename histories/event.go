@@ -45,7 +45,7 @@ func (e Event) Hash() uint64 {
 
 // ChainHash extends prefix, the fingerprint of a sequence of events, by one event.
 // Chronologically equal histories, and only those (up to hash collisions), have equal
-// chains, so the chain identifies a chronological history (DESIGN.md, Semantics 9).
+// chains, so the chain identifies a chronological history.
 func ChainHash(prefix uint64, e Event) uint64 {
 	return model.Mix64(prefix*0x9E3779B97F4A7C15 + e.Hash())
 }

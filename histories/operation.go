@@ -2,7 +2,7 @@
 // their invocation and response, in chronological or canonical form.
 //
 // An invocation is recorded when a request is delivered to the system and a response
-// when an actor sends it (DESIGN.md, Semantics 5); the real-time order of operations is
+// when an actor sends it; the real-time order of operations is
 // the order of those events.
 package histories
 

@@ -3,7 +3,7 @@
 // until a scheduler delivers it, drops it or a partition cuts it, crashes and restarts
 // nodes, drives a client workload and checks the history the clients saw with wgl.
 //
-// The three parts are those of DSTest (seeds/003 §2): a process manager ([Procs]), a
+// The three parts are those of DSTest (Gulcan, Neto and Ozkan 2024, §2): a process manager ([Procs]), a
 // network manager ([Network], one [Interceptor] per node with a protocol [Translator]) and
 // a scheduler ([Sampler]), tied together by [Run].
 package live

@@ -3,7 +3,7 @@ package model
 import "fmt"
 
 // Faults are the failures the explorer may inject into a schedule, each bounded by a
-// budget per schedule (DESIGN.md, Semantics 3). Every fault is an event of the search,
+// budget per schedule (docs/faults.md). Every fault is an event of the search,
 // chosen like the delivery of a message: the explorer tries it wherever its budget allows,
 // and a reduction treats it with a dependence of its own. The zero value injects nothing,
 // so that a system without faults explores exactly as it would without this field.

@@ -25,7 +25,7 @@ type System struct {
 	// excluded from interleaving; only key-aware strategies (LiViola) read it. A client's
 	// request has the key the specification's Partition gives its input, if any.
 	Keys *Keys
-	// Racy, when set, declares which messages are racy (SAMPLERS.md §3.6): taPCT and
+	// Racy, when set, declares which messages are racy (docs/samplers.md): taPCT and
 	// d-POS, run with --racy declared, give change-point labels only to deliveries of
 	// messages for which it returns true, instead of the racy set calibration measures.
 	Racy func(msg any) bool

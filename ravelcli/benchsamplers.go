@@ -75,13 +75,13 @@ func (c *catalog) cmdBenchSamplers(args []string, stdout, stderr io.Writer) (int
 	fs := flag.NewFlagSet("bench samplers", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	figure := fs.Int("figure", 0, "the figure of seeds/000 to reproduce: 5 (hits against L) or 6 (hits against α)")
+	figure := fs.Int("figure", 0, "the figure of Ozkan et al. 2019 to reproduce: 5 (hits against L) or 6 (hits against α)")
 	tests := fs.Int64("tests", 500, "runs per sampler and point")
 	seed := fs.Int64("seed", 1, "the seed: runs 0…tests−1 of it at every point")
 	asJSON := fs.Bool("json", false, "print one JSON array of the rows")
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.printHelp(stdout, "Usage: ravel bench samplers --figure 5|6 [--tests 500]\n\nRuns every sampler on seeds/000's micro-benchmark and prints the hits per point beside SAMPLERS.md §6's predictions.\n\nFlags:\n", fs)
+		c.printHelp(stdout, "Usage: ravel bench samplers --figure 5|6 [--tests 500]\n\nRuns every sampler on the micro-benchmark of Ozkan et al. 2019 (§5.1) and prints the hits per point beside the predictions of docs/samplers.md.\n\nFlags:\n", fs)
 		return exitOK, nil
 	}
 	if err != nil {
@@ -150,7 +150,7 @@ func runSamplerPoint(ctx context.Context, p samplerPoint, figure int, tests, see
 }
 
 func printSamplerRows(w io.Writer, rows []samplerRow, figure int, tests, seed int64) {
-	fmt.Fprintf(w, "seeds/000 Figure %d: hits in %d tests per point (seed %d, runs 0…%d); in parentheses SAMPLERS.md §6's prediction; * more than 3σ away\n",
+	fmt.Fprintf(w, "Ozkan et al. 2019, Figure %d: hits in %d tests per point (seed %d, runs 0…%d); in parentheses the prediction (docs/samplers.md); * more than 3σ away\n",
 		figure, tests, seed, tests-1)
 	bug := 0
 	for _, r := range rows {

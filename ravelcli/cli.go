@@ -10,7 +10,8 @@
 //
 // Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input
 // (a bad catalog among them), 130 when interrupted (SIGINT or SIGTERM) before finding
-// anything; lincheck adds 3 for an unknown verdict.
+// anything; lincheck adds 3 for an unknown verdict, and 4 (with --format histories) when
+// some verdict is not the one its file records.
 package ravelcli
 
 import (
@@ -46,7 +47,7 @@ Usage:
   ravel check SYSTEM [flags]    explore SYSTEM's schedules and check every history
   ravel replay FILE             re-run the violation saved by check --out FILE
   ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
-  ravel bench samplers --figure 5|6   the samplers on seeds/000's micro-benchmark
+  ravel bench samplers --figure 5|6   the samplers on Ozkan et al. 2019's micro-benchmark
   ravel deps [flags]            dependence relations side by side, against exhaustive search
   ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
   ravel explore SYSTEM [flags]  step through SYSTEM by hand in a browser (127.0.0.1)

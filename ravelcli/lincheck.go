@@ -141,7 +141,7 @@ func specNames(list []lincheckSpec) string {
 func newLincheckFlagSet(f *lincheckFlags, specNames string) *flag.FlagSet {
 	fs := flag.NewFlagSet("lincheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.spec, "spec", "", "the specification: "+specNames+" (default: the one --format holds)")
+	fs.StringVar(&f.spec, "spec", "", "the specification: "+specNames+" (required unless --format is jepsen, which means cas-register, or porcupine-kv, which means kv)")
 	fs.StringVar(&f.format, "format", "", "the files' format: jepsen, porcupine-kv, ravel, or histories (a file of ravel check --histories) (default: jepsen for cas-register, porcupine-kv for kv, ravel for the others)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up on a file after this long and call it unknown; 0 means no limit")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {file, verdict, seconds} instead of text")

@@ -32,7 +32,7 @@ func TestReadmeLincheckExamples(t *testing.T) {
 				w := words[i]
 				switch {
 				case w == "--out" && i+1 < len(words):
-					args = append(args, w, filepath.Join(t.TempDir(), words[i+1]))
+					args = append(args, w, filepath.Join(t.TempDir(), filepath.Base(words[i+1])))
 					i++
 				case strings.ContainsAny(w, "*?["):
 					m, err := filepath.Glob(filepath.Join("..", w))

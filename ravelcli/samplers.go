@@ -32,7 +32,7 @@ func addSamplerFlags(fs *flag.FlagSet, f *samplerFlags) {
 	fs.StringVar(&f.racyEvents, "racy-events", "auto", "tapct, dpos: n̂, the bound on racy events per run, or auto (calibrated)")
 	fs.StringVar(&f.racy, "racy", "auto", "tapct, dpos: the racy set R: auto (calibrated) or declared (the system's racy message types)")
 	fs.IntVar(&f.calibration, "calibration", 16, "samplers: random-walk runs that calibrate n, n̂ and R (not counted)")
-	fs.StringVar(&f.partition, "chain-partition", "ag", "pctcp, tapct: the online chain partition: ag, ag-paper or singleton (SAMPLERS.md's --partition; that name is the fault budget here)")
+	fs.StringVar(&f.partition, "chain-partition", "ag", "pctcp, tapct: the online chain partition: ag, ag-paper or singleton")
 	fs.IntVar(&f.run, "run", 0, "samplers: the first run; with --max-schedules 1 it replays run R of --seed alone")
 }
 

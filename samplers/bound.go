@@ -6,7 +6,7 @@ import (
 )
 
 // Bound is a sampler's lower bound on the probability of hitting a bug of depth d in
-// one run (SAMPLERS.md §4), with the inputs it was computed from.
+// one run (docs/samplers.md), with the inputs it was computed from.
 type Bound struct {
 	// Formula is the bound in the papers' notation, e.g. "1/(m·n(n−1)…(n−d+2))".
 	Formula string `json:"formula"`

@@ -1,7 +1,7 @@
 package samplers
 
 // Calibrator is a random walk that measures what the chain samplers need to know before
-// a session (SAMPLERS.md §3.6): n, the most events in a run; R, the events racy in some
+// a session (docs/samplers.md): n, the most events in a run; R, the events racy in some
 // run (dependent with another event enabled at the same time); and n̂, the most events of
 // R in a run. Drive it over C runs, each with CalibrationRand(seed, c), then call Result.
 type Calibrator struct {

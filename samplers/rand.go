@@ -2,7 +2,7 @@ package samplers
 
 import "math/bits"
 
-// Chooser is the only source of randomness a sampler draws from (SAMPLERS.md §2). Every
+// Chooser is the only source of randomness a sampler draws from (docs/samplers.md). Every
 // sampler but POS draws only through IntN, so that a test Chooser can enumerate every
 // draw and compute exact probabilities.
 type Chooser interface {

@@ -1,6 +1,6 @@
 // Package samplers holds the randomized schedulers of the seed papers — random walk,
 // RAPOS, POS, PCTCP (alias pct), taPCT and d-POS — over a small view of events with their
-// causality (SAMPLERS.md). It knows nothing of the depth-first engine: the explorer drives
+// causality (docs/samplers.md). It knows nothing of the depth-first engine: the explorer drives
 // a Sampler over a model's states, and a live runner can drive the same Sampler over real
 // processes, so a fault or any other schedulable event is just one more Event.
 package samplers
@@ -15,7 +15,7 @@ import (
 // Event is a sampler's view of one schedulable event: the delivery of a message or the
 // firing of a timer (or, later, a fault).
 type Event struct {
-	// ID is the event's identity, stable across runs (DESIGN.md, Semantics 4).
+	// ID is the event's identity, stable across runs (docs/design-notes.md, Message identity).
 	ID uint64
 	// To is the receiver: the "actor" dependence relates events with the same receiver.
 	To model.ID
@@ -25,8 +25,8 @@ type Event struct {
 	Key      string
 	KeyKnown bool
 	Excluded bool
-	// After lists the events this one is directly causally after (SAMPLERS.md §1,
-	// decision D3): the event whose delivery created it — none for events created at the
+	// After lists the events this one is directly causally after (docs/samplers.md):
+	// the event whose delivery created it — none for events created at the
 	// start of a run — and, on a FIFO network, the previous message of its channel. Each
 	// must have been Created before. The sampler copies what it keeps.
 	After []uint64
@@ -106,17 +106,17 @@ func (keyDep) Dependent(a, b *Event) bool {
 	return !a.KeyKnown || !b.KeyKnown || a.Key == b.Key
 }
 
-// Partition names an online chain partition (SAMPLERS.md §3.5).
+// Partition names an online chain partition (Agarwal and Garg's, as Ozkan et al. 2018, Alg. 2, uses it; docs/samplers.md).
 type Partition string
 
 // The partitions.
 const (
-	AG        Partition = "ag"        // Agarwal–Garg with lazy swaps (decision D1)
-	AGPaper   Partition = "ag-paper"  // seeds/001's literal rule, for experiments only
+	AG        Partition = "ag"        // Agarwal–Garg with lazy swaps
+	AGPaper   Partition = "ag-paper"  // Ozkan et al. 2018's literal rule, for experiments only
 	Singleton Partition = "singleton" // every event its own chain (d-POS)
 )
 
-// Options are the samplers' parameters (SAMPLERS.md §7).
+// Options are the samplers' parameters (docs/samplers.md).
 type Options struct {
 	// Depth is d ≥ 1, the bug depth aimed at (d−1 change points); 0 means 3.
 	Depth int

@@ -1,7 +1,7 @@
 // Package snapshot copies and fingerprints the state of a system under test.
 //
 // The explorer copies the receiving actor before each step (copy-on-write snapshots, see
-// DESIGN.md, Semantics 7) and remembers states by 64-bit fingerprints (Semantics 6). Both
+// docs/visited-states.md) and remembers states by 64-bit fingerprints. Both
 // have a fast path the user writes and a reflective fallback:
 //
 //   - Copying: an actor with a Clone() model.Actor method ([Cloner]) is copied by calling

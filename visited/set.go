@@ -42,7 +42,7 @@ type Options struct {
 }
 
 // Set is a set of 64-bit state fingerprints that answers "add this one, and was it
-// new?" (DESIGN.md, Visited states). Every value, 0 included, is a valid fingerprint.
+// new?" (docs/visited-states.md). Every value, 0 included, is a valid fingerprint.
 //
 // Fingerprints live in open-addressing tables that together take at most two thirds of
 // the memory budget, split into tableGenerations generations of equal size: the young

@@ -35,7 +35,9 @@ import (
 //
 // Commands run in a temporary directory that links every top-level entry of the
 // repository, so relative paths work as from the repository root and files the commands
-// write land in the temporary directory.
+// write land in the temporary directory. A path under /tmp/, which the documents use for
+// the files a reader's run writes (so that they stay out of the checkout), is rewritten
+// to the same path under that directory, and back in what the command prints.
 
 // docBlock is one fenced code block of a Markdown file.
 type docBlock struct {
@@ -281,20 +283,31 @@ func runDocBlocks(t *testing.T, root, bin string, blocks []docBlock) (ran, compa
 	return ran, compared
 }
 
+// scratchRE matches a path under /tmp/ at the start of a word, after = or a quote.
+var scratchRE = regexp.MustCompile(`(^|[\s='"])/tmp/`)
+
+// scratchPaths rewrites the /tmp/ paths of a command to the same paths under dir, so that
+// what a documented command writes for the reader lands in the test's directory.
+func scratchPaths(cmd, dir string) string {
+	return scratchRE.ReplaceAllStringFunc(cmd, func(m string) string {
+		return strings.TrimSuffix(m, "/tmp/") + dir + "/"
+	})
+}
+
 // runDocCommand runs one command with bash and checks its exit status; it returns its
 // standard output.
 func runDocCommand(t *testing.T, file string, c docCommand, dir, bin string) string {
 	t.Helper()
 	var stdout string
 	t.Run(fmt.Sprintf("line%d", c.line), func(t *testing.T) {
-		script := strings.ReplaceAll(c.cmd, "go run ./cmd/ravel", "ravel")
+		script := scratchPaths(strings.ReplaceAll(c.cmd, "go run ./cmd/ravel", "ravel"), dir)
 		cmd := exec.Command("bash", "-c", script)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		err := cmd.Run()
-		stdout = out.String()
+		stdout = strings.ReplaceAll(out.String(), dir+"/", "/tmp/") // as the document shows it
 		code := 0
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -337,6 +350,11 @@ func TestDocRunnerParts(t *testing.T) {
 	}
 	if _, err := parseDocBlocks(md, "x.md"); err == nil {
 		t.Error("a command in an indented block was accepted")
+	}
+
+	if got, want := scratchPaths("ravel check r --out /tmp/v.json --visited-dir=/tmp/vd --checkpoint '/tmp/ck' a/tmp/b", "/d"),
+		"ravel check r --out /d/v.json --visited-dir=/d/vd --checkpoint '/d/ck' a/tmp/b"; got != want {
+		t.Errorf("scratchPaths: %q, want %q", got, want)
 	}
 
 	out := "head\n  TS  exploring  1.234s\n  #S  schedules  4,200\nstates 17\ntail\n"

@@ -1,5 +1,5 @@
-// Package microbench is the micro-benchmark of seeds/000 §5.1 as SAMPLERS.md §6 restates
-// it: actor N receives three racy chains A, B, C of L messages each, and each of k
+// Package microbench is the micro-benchmark of Ozkan et al. 2019, §5.1, as docs/samplers.md
+// restates it: actor N receives three racy chains A, B, C of L messages each, and each of k
 // non-racy chains Y¹…Yᵏ lives on an actor of its own. Delivering the i-th message of a
 // chain (i < L) makes its receiver send the next one to itself; the first of every chain
 // is a client's request (harness roots, unordered). N asserts (ctx.Fail) when the bug's
@@ -10,7 +10,7 @@
 //   - bug 2 (depth 3, L ≥ 2, h = ⌈L/2⌉): A_L before B_1, B_1 before C_h, C_h before B_L;
 //     tuple (B_1, C_h, B_L).
 //
-// The system declares A, B and C racy (model.System.Racy), as seeds/000 did, so n =
+// The system declares A, B and C racy (model.System.Racy), as Ozkan et al. 2019 did, so n =
 // (3+k)·L and n̂ = 3L.
 package microbench
 
