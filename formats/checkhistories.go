@@ -25,7 +25,9 @@ import (
 // answered. "precedes" holds the pairs [i, j] of operation indices where i returned
 // before j was invoked: a canonical history records the real-time order, not the
 // times, and histories.IntervalTimes builds times that give exactly that order.
-// "verdict" is "linearizable", "not-linearizable" or "unknown".
+// "verdict" is "linearizable", "not-linearizable" or "unknown". "spec", written since
+// the thirty-third round and optional when read, names the specification the verdict
+// was given against (specs.Spec.Name): a line whose spec is not the codec's is an error.
 
 // TextCodec reads back the inputs and outputs of one specification as its
 // DescribeInput and DescribeOutput write them. Each function is exact: a text that the
@@ -47,6 +49,7 @@ type CheckHistory[I, O any] struct {
 
 // checkLine is one line of the format. Pointers tell a missing field from a zero one.
 type checkLine struct {
+	Spec     *string   `json:"spec"`
 	Ops      []checkOp `json:"ops"`
 	Precedes [][2]int  `json:"precedes"`
 	Verdict  *string   `json:"verdict"`
@@ -106,6 +109,9 @@ func parseCheckLine[I, O any](text []byte, codec TextCodec[I, O]) (CheckHistory[
 		return h, fmt.Errorf("expected \"precedes\", the pairs of operations in real-time order")
 	case l.Verdict == nil:
 		return h, fmt.Errorf("expected \"verdict\" (%s)", strings.Join(CheckVerdicts, ", "))
+	}
+	if l.Spec != nil && *l.Spec != codec.Spec {
+		return h, fmt.Errorf("the history was checked against the %s specification, not %s: read it with --spec %s", *l.Spec, codec.Spec, *l.Spec)
 	}
 	if !slices.Contains(CheckVerdicts, *l.Verdict) {
 		return h, fmt.Errorf("expected \"verdict\" to be one of %s, found %q", strings.Join(CheckVerdicts, ", "), *l.Verdict)
@@ -174,6 +180,19 @@ func IsCheckHistoryLine(text []byte) bool {
 	_, ops := m["ops"]
 	_, prec := m["precedes"]
 	return ops && prec
+}
+
+// CheckHistorySpec returns the specification a line of a histories file names ("spec"),
+// and whether the line is such a history and names one: for a reader to pick the
+// specification the file was checked against.
+func CheckHistorySpec(text []byte) (string, bool) {
+	var l struct {
+		Spec *string `json:"spec"`
+	}
+	if !IsCheckHistoryLine(text) || json.Unmarshal(text, &l) != nil || l.Spec == nil || *l.Spec == "" {
+		return "", false
+	}
+	return *l.Spec, true
 }
 
 // parseReq reads a request name, "c3.0", and returns its client.

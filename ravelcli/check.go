@@ -393,6 +393,7 @@ func budget(n int64) int64 {
 // verdict, sorted, so that the files of two runs compare with cmp.
 func writeHistories(path string, sys *model.System, res *explorer.Result) error {
 	type line struct {
+		Spec string `json:"spec,omitempty"`
 		histories.CanonicalJSON
 		Verdict string `json:"verdict"`
 	}
@@ -405,7 +406,7 @@ func writeHistories(path string, sys *model.System, res *explorer.Result) error 
 		case !c.Linearizable:
 			v = "not-linearizable"
 		}
-		b, err := json.Marshal(line{CanonicalJSON: c.History.JSON(sys.Harness), Verdict: v})
+		b, err := json.Marshal(line{Spec: sys.Harness.Spec().Name, CanonicalJSON: c.History.JSON(sys.Harness), Verdict: v})
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package ravelcli
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -9,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -141,7 +143,7 @@ func specNames(list []lincheckSpec) string {
 func newLincheckFlagSet(f *lincheckFlags, specNames string) *flag.FlagSet {
 	fs := flag.NewFlagSet("lincheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.spec, "spec", "", "the specification: "+specNames+" (required unless --format is jepsen, which means cas-register, or porcupine-kv, which means kv)")
+	fs.StringVar(&f.spec, "spec", "", "the specification: "+specNames+" (required unless --format is jepsen, which means cas-register, or porcupine-kv, which means kv, or the file is one of ravel check --histories, which names its own)")
 	fs.StringVar(&f.format, "format", "", "the files' format: jepsen, porcupine-kv, ravel, or histories (a file of ravel check --histories) (default: jepsen for cas-register, porcupine-kv for kv, ravel for the others)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up on a file after this long and call it unknown; 0 means no limit")
 	fs.BoolVar(&f.json, "json", false, "print a JSON array of {file, verdict, seconds} instead of text")
@@ -214,6 +216,13 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	// have implied.
 	if known := lincheckFormats(all); f.format != "" && !slices.Contains(known, f.format) {
 		return 0, usagef("lincheck: unknown format %q (valid: %s)", f.format, strings.Join(known, ", "))
+	}
+	if f.spec == "" && (f.format == "" || f.format == "histories") && len(files) > 0 {
+		// A file of ravel check --histories names the specification it was checked
+		// against: it is read as what it is.
+		if spec, ok := historiesFileSpec(files[0]); ok {
+			f.spec, f.format = spec, "histories"
+		}
 	}
 	if f.spec == "" {
 		switch f.format {
@@ -666,4 +675,29 @@ func writeViolations(path, spec string, violations []json.RawMessage) error {
 		return err
 	}
 	return writeOutput(path, append(b, '\n'))
+}
+
+// historiesFileSpec returns the specification the first history of a file of ravel check
+// --histories names, and whether path is such a file that names one. Only a regular file
+// is looked at: standard input or a pipe can be read once only, and opening a named pipe
+// would wait for its writer before an interrupt could end the wait.
+func historiesFileSpec(path string) (string, bool) {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return "", false // the reader reports it, with the file's verdict line
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 || text[0] == '#' {
+			continue
+		}
+		return formats.CheckHistorySpec(text)
+	}
+	return "", false
 }

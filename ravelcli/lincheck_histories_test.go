@@ -117,3 +117,56 @@ func TestLincheckHistoriesFormatNamed(t *testing.T) {
 		t.Errorf("--format histories: exit %d, want 0 and the verdict as recorded:\n%s", code, stdout)
 	}
 }
+
+// TestLincheckHistoriesNameTheirSpec: a file of check --histories names the specification
+// of each history, so lincheck reads it with no --spec or --format and reaches every
+// recorded verdict; read against another specification, it is refused, naming both; a
+// file without the names (written before them) is still read with --spec.
+func TestLincheckHistoriesNameTheirSpec(t *testing.T) {
+	for _, tt := range []struct {
+		system, spec string
+		want         int
+	}{
+		{"register-buggy", "register", exitViolation},
+		{"chord-fixed", "kv", exitOK},
+	} {
+		t.Run(tt.system, func(t *testing.T) {
+			dir := t.TempDir()
+			h := filepath.Join(dir, "h.jsonl")
+			if code, _, stderr := runRavel("check", tt.system, "--quiet", "--histories", h); code != exitOK && code != exitViolation {
+				t.Fatalf("check: exit %d; stderr:\n%s", code, stderr)
+			}
+			data, err := os.ReadFile(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			for i, l := range lines {
+				if !strings.HasPrefix(l, `{"spec":"`+tt.spec+`",`) {
+					t.Fatalf("line %d does not name its spec %s: %s", i+1, tt.spec, l)
+				}
+			}
+			code, results := lincheckJSON(t, h)
+			if code != tt.want || len(results) != len(lines) {
+				t.Fatalf("lincheck with no --spec: exit %d and %d results, want %d and %d", code, len(results), tt.want, len(lines))
+			}
+			for i, r := range results {
+				if r.Agrees == nil || !*r.Agrees {
+					t.Errorf("line %d: %+v, want the verdict recorded", i+1, r)
+				}
+			}
+			other := "cas-register"
+			code, stdout, _ := runRavel("lincheck", "--spec", other, "--format", "histories", h)
+			if want := "checked against the " + tt.spec + " specification, not " + other; code != exitUsage || !strings.Contains(stdout, want) {
+				t.Errorf("--spec %s: exit %d, want %d and %q:\n%s", other, code, exitUsage, want, stdout)
+			}
+			unnamed := filepath.Join(dir, "unnamed.jsonl")
+			if err := os.WriteFile(unnamed, []byte(strings.ReplaceAll(string(data), `"spec":"`+tt.spec+`",`, "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if code, _ := lincheckJSON(t, "--spec", tt.spec, "--format", "histories", unnamed); code != tt.want {
+				t.Errorf("a file without the names, with --spec: exit %d, want %d", code, tt.want)
+			}
+		})
+	}
+}
