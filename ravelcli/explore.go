@@ -43,9 +43,6 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if err := validAgents("explore", *agents, given); err != nil {
 		return 0, err
 	}
-	if *port < 0 || *port > 65535 {
-		return 0, usagef("explore: --port must be 0…65535, got %d", *port)
-	}
 	entry, err := c.lookup(pos[0])
 	if err != nil {
 		return 0, usagef("explore: %v", err)
@@ -56,6 +53,13 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	}
 	if err := faults.apply(&sys, &explorer.Options{}); err != nil {
 		return 0, err
+	}
+	// The fault flags that need a budget are refused without one, as check refuses them.
+	if err := refuseInapplicable("explore", fs, applyFacts{name: "explore", sys: &sys}); err != nil {
+		return 0, err
+	}
+	if *port < 0 || *port > 65535 {
+		return 0, usagef("explore: --port must be 0…65535, got %d", *port)
 	}
 	srv, err := interactive.NewWith(sys, interactive.Options{Rebuild: exploreRebuild(entry)})
 	if err != nil {

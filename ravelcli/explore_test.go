@@ -95,6 +95,9 @@ func TestExploreFaultFlags(t *testing.T) {
 	}{
 		{[]string{"--crash", "-1"}, "explore: --crash must be 0 or more, got -1"},
 		{[]string{"--agents", "1", "--partition", "1"}, "explore: --partition needs at least 2 agents"},
+		// --port -1: a flag let through would start no server, but fail on the port.
+		{[]string{"--crash-stop", "--port", "-1"}, "explore: --crash-stop needs a --crash budget"},
+		{[]string{"--partition-hold", "--port", "-1"}, "explore: --partition-hold needs a --partition budget"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			code, _, stderr := runRavel(append([]string{"explore", "register-volatile"}, tc.args...)...)
