@@ -209,8 +209,12 @@ func yamlKey(f reflect.StructField) string {
 	return k
 }
 
-// Validate checks c and fills its defaults.
+// Validate checks c and fills its defaults. Every error is a *ConfigError naming the
+// field at fault.
 func (c *Config) Validate() error {
+	if err := c.durations(); err != nil {
+		return err
+	}
 	if c.Nodes.Count < 1 {
 		return cfgErr("nodes.count", "must be at least 1 (got %d)", c.Nodes.Count)
 	}
@@ -243,9 +247,6 @@ func (c *Config) Validate() error {
 	if _, err := template.New("").Funcs(funcs).Parse(c.Nodes.Health); err != nil {
 		return cfgErr("nodes.health", "%v", err)
 	}
-	if c.Nodes.StartTimeout == 0 {
-		c.Nodes.StartTimeout = 10 * time.Second
-	}
 	switch c.Network.Protocol {
 	case "":
 		c.Network.Protocol = "http"
@@ -276,12 +277,6 @@ func (c *Config) Validate() error {
 	if w.Reads < 0 || w.Reads > 100 {
 		return cfgErr("workload.read_percent", "must be within [0, 100] (got %d)", w.Reads)
 	}
-	if w.OpTimeout == 0 {
-		w.OpTimeout = time.Second
-	}
-	if w.Iteration == 0 {
-		w.Iteration = 2 * time.Minute
-	}
 	s := &c.Scheduler
 	if s.Type == "" {
 		s.Type = "random"
@@ -291,12 +286,6 @@ func (c *Config) Validate() error {
 	}
 	if s.Events == 0 {
 		s.Events = 200
-	}
-	if s.Wait == 0 {
-		s.Wait = time.Millisecond
-	}
-	if s.Patience == 0 {
-		s.Patience = 200 * time.Millisecond
 	}
 	if _, err := NewSampler(s.Type, s.Depth, s.Events); err != nil {
 		return cfgErr("scheduler.type", "%v", err)
@@ -308,9 +297,6 @@ func (c *Config) Validate() error {
 	if f.Drop < 0 || f.Crash < 0 || f.Partition < 0 {
 		return cfgErr("faults", "budgets must not be negative")
 	}
-	if f.Restart == 0 {
-		f.Restart = 100 * time.Millisecond
-	}
 	if c.Iterations == 0 {
 		c.Iterations = 1
 	}
@@ -319,6 +305,34 @@ func (c *Config) Validate() error {
 	}
 	if c.Output == "" {
 		c.Output = "ravel-out"
+	}
+	return nil
+}
+
+// durations refuses a negative duration, naming its field, and gives every duration left
+// at 0 its default. A negative duration would not be an error anywhere downstream: an
+// operation or iteration that times out at once leaves nothing checked, and the run would
+// pass having tested nothing.
+func (c *Config) durations() error {
+	for _, d := range []struct {
+		name string
+		v    *time.Duration
+		def  time.Duration
+	}{
+		{"nodes.start_timeout", &c.Nodes.StartTimeout, 10 * time.Second},
+		{"workload.op_timeout", &c.Workload.OpTimeout, time.Second},
+		{"workload.think_time", &c.Workload.ThinkTime, 0},
+		{"workload.iteration_timeout", &c.Workload.Iteration, 2 * time.Minute},
+		{"scheduler.wait", &c.Scheduler.Wait, time.Millisecond},
+		{"scheduler.patience", &c.Scheduler.Patience, 200 * time.Millisecond},
+		{"faults.restart_after", &c.Faults.Restart, 100 * time.Millisecond},
+	} {
+		if *d.v < 0 {
+			return cfgErr(d.name, "must not be negative (got %v)", *d.v)
+		}
+		if *d.v == 0 {
+			*d.v = d.def
+		}
 	}
 	return nil
 }

@@ -1,9 +1,11 @@
 package live
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -49,5 +51,40 @@ faults:
 	want := []string{"./node.sh", "n1", "http://127.0.0.1:3,http://127.0.0.1:13", "/d/n1"}
 	if !reflect.DeepEqual(argv, want) {
 		t.Errorf("command %q, want %q", argv, want)
+	}
+}
+
+// TestValidateRefuses: every bad value is refused naming its field in the config's own
+// terms: negative durations (which would let a run time out at once and pass having
+// checked nothing).
+func TestValidateRefuses(t *testing.T) {
+	cases := []struct {
+		name  string
+		edit  func(c *Config)
+		field string
+		want  string
+	}{
+		{"start_timeout", func(c *Config) { c.Nodes.StartTimeout = -time.Second }, "nodes.start_timeout", "must not be negative (got -1s)"},
+		{"op_timeout", func(c *Config) { c.Workload.OpTimeout = -time.Second }, "workload.op_timeout", "must not be negative"},
+		{"think_time", func(c *Config) { c.Workload.ThinkTime = -time.Millisecond }, "workload.think_time", "must not be negative"},
+		{"iteration_timeout", func(c *Config) { c.Workload.Iteration = -time.Second }, "workload.iteration_timeout", "must not be negative"},
+		{"wait", func(c *Config) { c.Scheduler.Wait = -time.Millisecond }, "scheduler.wait", "must not be negative"},
+		{"patience", func(c *Config) { c.Scheduler.Patience = -time.Millisecond }, "scheduler.patience", "must not be negative"},
+		{"restart_after", func(c *Config) { c.Faults.Restart = -time.Millisecond }, "faults.restart_after", "must not be negative"},
+		{"unknown scheduler", func(c *Config) { c.Scheduler.Type = "fifo" }, "scheduler.type", `unknown sampler "fifo"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &Config{Nodes: NodesConfig{Count: 1, Command: []string{"/bin/sh"}}}
+			tc.edit(c)
+			err := c.Validate()
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Validate = %v, want a *ConfigError", err)
+			}
+			if ce.Field != tc.field || !strings.Contains(ce.Msg, tc.want) {
+				t.Errorf("Validate = %q, want field %s and %q", err, tc.field, tc.want)
+			}
+		})
 	}
 }

@@ -51,6 +51,7 @@ func TestRunBadConfigs(t *testing.T) {
 		{"no command", "nodes:\n  count: 3\n", "", "nodes.command: missing"},
 		{"bad count", "nodes:\n  count: 0\n  command: [./node.sh]\n", pidScript, "nodes.count"},
 		{"bad scheduler", "nodes:\n  count: 1\n  command: [./node.sh]\nscheduler:\n  type: fifo\n", pidScript, "scheduler.type"},
+		{"negative duration", "nodes:\n  count: 1\n  command: [./node.sh]\nworkload:\n  op_timeout: -1s\n", pidScript, "config: workload.op_timeout: must not be negative (got -1s)"},
 		{"bad duration", "nodes:\n  count: 1\n  command: [./node.sh]\n  start_timeout: soon\n", pidScript, "malformed YAML"},
 		{"port in use", fmt.Sprintf("nodes:\n  count: 1\n  command: [./node.sh, '{{.DataDir}}']\n  base_port: %d\n", busyPort), pidScript, "nodes.base_port: port " + strconv.Itoa(busyPort)},
 		{"never healthy", "nodes:\n  count: 2\n  command: [./node.sh, '{{.DataDir}}']\n  health: 'http://127.0.0.1:{{.ClientPort}}/health'\n  start_timeout: 300ms\noutput: out\n", pidScript, "nodes.health: node 0 never became healthy within 300ms"},
