@@ -15,6 +15,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/ravelmc/ravel/samplers"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -277,25 +278,20 @@ func (c *Config) Validate() error {
 	if w.Reads < 0 || w.Reads > 100 {
 		return cfgErr("workload.read_percent", "must be within [0, 100] (got %d)", w.Reads)
 	}
-	s := &c.Scheduler
-	if s.Type == "" {
-		s.Type = "random"
-	}
-	if s.Depth == 0 {
-		s.Depth = 3
-	}
-	if s.Events == 0 {
-		s.Events = 200
-	}
-	if _, err := NewSampler(s.Type, s.Depth, s.Events); err != nil {
-		return cfgErr("scheduler.type", "%v", err)
+	if err := c.scheduler(); err != nil {
+		return err
 	}
 	f := &c.Faults
 	if f.Probability < 0 || f.Probability > 1 {
 		return cfgErr("faults.probability", "must be within [0, 1] (got %v)", f.Probability)
 	}
-	if f.Drop < 0 || f.Crash < 0 || f.Partition < 0 {
-		return cfgErr("faults", "budgets must not be negative")
+	for _, b := range []struct {
+		name string
+		v    int
+	}{{"faults.drop", f.Drop}, {"faults.crash", f.Crash}, {"faults.partition", f.Partition}} {
+		if b.v < 0 {
+			return cfgErr(b.name, "must not be negative (got %d)", b.v)
+		}
 	}
 	if c.Iterations == 0 {
 		c.Iterations = 1
@@ -333,6 +329,34 @@ func (c *Config) durations() error {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
+	}
+	return nil
+}
+
+// scheduler checks the scheduler section and fills its defaults, naming the field at
+// fault in the config's terms (package samplers' own errors speak of its options).
+func (c *Config) scheduler() error {
+	s := &c.Scheduler
+	if s.Type == "" {
+		s.Type = "random"
+	}
+	if _, err := samplers.New(s.Type, samplers.Options{}); err != nil {
+		return cfgErr("scheduler.type", "%v", err)
+	}
+	for _, p := range []struct {
+		name string
+		v    *int
+		def  int
+	}{{"scheduler.depth", &s.Depth, 3}, {"scheduler.events", &s.Events, 200}} {
+		switch {
+		case *p.v < 0:
+			return cfgErr(p.name, "must be at least 1 (got %d; leave it out for %d)", *p.v, p.def)
+		case *p.v == 0:
+			*p.v = p.def
+		}
+	}
+	if _, err := NewSampler(s.Type, s.Depth, s.Events); err != nil {
+		return cfgErr("scheduler", "%v", err)
 	}
 	return nil
 }

@@ -56,7 +56,7 @@ faults:
 
 // TestValidateRefuses: every bad value is refused naming its field in the config's own
 // terms: negative durations (which would let a run time out at once and pass having
-// checked nothing).
+// checked nothing), negative depth, events and budgets.
 func TestValidateRefuses(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -71,7 +71,12 @@ func TestValidateRefuses(t *testing.T) {
 		{"wait", func(c *Config) { c.Scheduler.Wait = -time.Millisecond }, "scheduler.wait", "must not be negative"},
 		{"patience", func(c *Config) { c.Scheduler.Patience = -time.Millisecond }, "scheduler.patience", "must not be negative"},
 		{"restart_after", func(c *Config) { c.Faults.Restart = -time.Millisecond }, "faults.restart_after", "must not be negative"},
+		{"depth", func(c *Config) { c.Scheduler.Type, c.Scheduler.Depth = "pct", -2 }, "scheduler.depth", "must be at least 1 (got -2; leave it out for 3)"},
+		{"events", func(c *Config) { c.Scheduler.Type, c.Scheduler.Events = "dpos", -1 }, "scheduler.events", "must be at least 1 (got -1; leave it out for 200)"},
 		{"unknown scheduler", func(c *Config) { c.Scheduler.Type = "fifo" }, "scheduler.type", `unknown sampler "fifo"`},
+		{"drop", func(c *Config) { c.Faults.Drop = -1 }, "faults.drop", "must not be negative (got -1)"},
+		{"crash", func(c *Config) { c.Faults.Crash = -1 }, "faults.crash", "must not be negative"},
+		{"partition", func(c *Config) { c.Faults.Partition = -1 }, "faults.partition", "must not be negative"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
