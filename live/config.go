@@ -333,14 +333,16 @@ func (c *Config) durations() error {
 	return nil
 }
 
-// scheduler checks the scheduler section and fills its defaults, naming the field at
-// fault in the config's terms (package samplers' own errors speak of its options).
+// scheduler checks the scheduler section and fills its defaults. depth and events are
+// refused for a sampler that ignores them, as ravel check refuses --depth and --events
+// (ravelcli/flagsapply.go): a user who sets them expects them to change something.
 func (c *Config) scheduler() error {
 	s := &c.Scheduler
 	if s.Type == "" {
 		s.Type = "random"
 	}
-	if _, err := samplers.New(s.Type, samplers.Options{}); err != nil {
+	sc, err := samplers.New(s.Type, samplers.Options{})
+	if err != nil {
 		return cfgErr("scheduler.type", "%v", err)
 	}
 	for _, p := range []struct {
@@ -351,6 +353,8 @@ func (c *Config) scheduler() error {
 		switch {
 		case *p.v < 0:
 			return cfgErr(p.name, "must be at least 1 (got %d; leave it out for %d)", *p.v, p.def)
+		case *p.v > 0 && !sc.HasBound():
+			return cfgErr(p.name, "the %s scheduler ignores it (it applies to %s); remove it", s.Type, boundedSamplers())
 		case *p.v == 0:
 			*p.v = p.def
 		}
@@ -359,6 +363,21 @@ func (c *Config) scheduler() error {
 		return cfgErr("scheduler", "%v", err)
 	}
 	return nil
+}
+
+// boundedSamplers lists the samplers that use depth and events, "pctcp, tapct and dpos",
+// asked of package samplers so that the list cannot go stale.
+func boundedSamplers() string {
+	var names []string
+	for _, n := range samplers.Names() {
+		if sc, err := samplers.New(n, samplers.Options{}); err == nil && sc.Name == n && sc.HasBound() {
+			names = append(names, n)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // program is the node's program, resolved against Dir when it is a relative path.

@@ -56,7 +56,8 @@ faults:
 
 // TestValidateRefuses: every bad value is refused naming its field in the config's own
 // terms: negative durations (which would let a run time out at once and pass having
-// checked nothing), negative depth, events and budgets.
+// checked nothing), negative depth, events and budgets, and depth or events given to a
+// scheduler that ignores them.
 func TestValidateRefuses(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -73,6 +74,8 @@ func TestValidateRefuses(t *testing.T) {
 		{"restart_after", func(c *Config) { c.Faults.Restart = -time.Millisecond }, "faults.restart_after", "must not be negative"},
 		{"depth", func(c *Config) { c.Scheduler.Type, c.Scheduler.Depth = "pct", -2 }, "scheduler.depth", "must be at least 1 (got -2; leave it out for 3)"},
 		{"events", func(c *Config) { c.Scheduler.Type, c.Scheduler.Events = "dpos", -1 }, "scheduler.events", "must be at least 1 (got -1; leave it out for 200)"},
+		{"depth with random", func(c *Config) { c.Scheduler.Depth = 3 }, "scheduler.depth", "the random scheduler ignores it (it applies to pctcp, tapct and dpos); remove it"},
+		{"events with rapos", func(c *Config) { c.Scheduler.Type, c.Scheduler.Events = "rapos", 150 }, "scheduler.events", "the rapos scheduler ignores it"},
 		{"unknown scheduler", func(c *Config) { c.Scheduler.Type = "fifo" }, "scheduler.type", `unknown sampler "fifo"`},
 		{"drop", func(c *Config) { c.Faults.Drop = -1 }, "faults.drop", "must not be negative (got -1)"},
 		{"crash", func(c *Config) { c.Faults.Crash = -1 }, "faults.crash", "must not be negative"},
@@ -91,5 +94,44 @@ func TestValidateRefuses(t *testing.T) {
 				t.Errorf("Validate = %q, want field %s and %q", err, tc.field, tc.want)
 			}
 		})
+	}
+}
+
+// TestValidateAccepts: the settings each sampler uses are accepted, and zero means the
+// default, not a refusal.
+func TestValidateAccepts(t *testing.T) {
+	for _, typ := range []string{"", "random", "rapos", "pos"} {
+		c := &Config{Nodes: NodesConfig{Count: 1, Command: []string{"/bin/sh"}}, Scheduler: SchedulerConfig{Type: typ}}
+		if err := c.Validate(); err != nil {
+			t.Errorf("%q: %v", typ, err)
+		}
+	}
+	for _, typ := range []string{"pct", "pctcp", "tapct", "dpos"} {
+		c := &Config{Nodes: NodesConfig{Count: 1, Command: []string{"/bin/sh"}}, Scheduler: SchedulerConfig{Type: typ, Depth: 2, Events: 50}}
+		if err := c.Validate(); err != nil {
+			t.Errorf("%q: %v", typ, err)
+		}
+	}
+}
+
+// TestExampleConfigsValid: the shipped example configs load, so every field they set
+// applies (their programs stubbed: kvnode is built by the user, etcd installed).
+func TestExampleConfigsValid(t *testing.T) {
+	for _, ex := range []struct{ dir, program string }{{"kvnode", "kvnode"}, {"etcd", "node.sh"}} {
+		b, err := os.ReadFile(filepath.Join("..", "examples", ex.dir, "ravel.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, ex.program), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "ravel.yaml")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadConfig(path); err != nil {
+			t.Errorf("examples/%s/ravel.yaml: %v", ex.dir, err)
+		}
 	}
 }

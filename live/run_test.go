@@ -60,10 +60,13 @@ func kvConfig(t *testing.T, sched string, stale bool) *Config {
 		Nodes:     NodesConfig{Count: 3, Command: cmd, Health: "http://127.0.0.1:{{.ClientPort}}/health"},
 		Network:   NetworkConfig{Protocol: "http", SenderHeader: "X-Ravel-From"},
 		Workload:  WorkloadConfig{Clients: 3, Ops: 15, Keys: 2},
-		Scheduler: SchedulerConfig{Type: sched, Depth: 3, Events: 150},
+		Scheduler: SchedulerConfig{Type: sched},
 		Faults:    FaultsConfig{Probability: 0.05, Drop: 3, Crash: 1, Partition: 1},
 		Seed:      1,
 		Output:    t.TempDir(),
+	}
+	if sched != "random" {
+		cfg.Scheduler.Depth, cfg.Scheduler.Events = 3, 150
 	}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
