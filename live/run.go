@@ -80,9 +80,10 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		if cfg.Replay != nil {
 			replay = fmt.Sprintf(" replay %d: %d recorded steps re-imposed, %d diverged;", it, ir.Followed, ir.Diverged)
 		}
-		fmt.Fprintf(logw, "iteration %d (seed %d):%s %s — %d ops (%d open), %d steps, messages %d intercepted %d delivered %d dropped %d cut %d held at the end, faults %+v, %s, %s\n",
-			run, rep.Seed, replay, ir.Verdict, ir.Ops, ir.Open, ir.Steps, ir.Net.Intercepted, ir.Net.Delivered, ir.Net.Dropped, ir.Net.Cut, ir.Net.Held,
-			ir.Faults, ir.Duration.Round(time.Millisecond), ir.Dir)
+		fmt.Fprint(logw, iterationLine(rep.Seed, replay, ir))
+		for _, w := range iterationWarnings(cfg, ir) {
+			fmt.Fprintf(logw, "iteration %d: warning: %s\n", run, w)
+		}
 		if len(ir.Leftover) > 0 {
 			return rep, fmt.Errorf("live: iteration %d left processes alive: %v", it, ir.Leftover)
 		}

@@ -21,12 +21,17 @@ Test a real cluster described by the YAML file CONFIG: start its nodes as proces
 intercept their peer messages, schedule them and the faults, drive the client workload,
 and check each iteration's history for linearizability (see docs/real-processes.md).
 
+Exit status: 0 every history linearizable, 1 a violation, 2 a bad config (the message
+names the field) or a run in which no iteration completed an operation (nothing was
+checked), 130 interrupted before a violation was found.
+
 Flags override the config:
 `
 
 // cmdRun is `ravel run CONFIG`: exit 0 when every history is linearizable, 1 when one
-// is not (interrupted or not), 2 for a bad config (the message names the field), 130 when
-// interrupted before a violation was found.
+// is not (interrupted or not), 2 for a bad config (the message names the field) or a run
+// that checked nothing (no iteration completed an operation), 130 when interrupted
+// before a violation was found.
 func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -113,7 +118,21 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if printRunSummary(stdout, rep, rep.Iterations, cfg, *replay, false) {
 		return exitViolation, nil
 	}
+	if err := nothingChecked(rep); err != nil {
+		return exitUsage, err
+	}
 	return exitOK, nil
+}
+
+// nothingChecked is the usage error of a session in which no iteration completed an
+// operation, or nil. Only completed operations constrain a history, so such a session
+// would pass without having checked anything: that is the config not fitting the
+// service (its timeouts, its client, its protocol), which is bad input, exit 2.
+func nothingChecked(rep *live.Report) error {
+	if rep.Completed() > 0 {
+		return nil
+	}
+	return usagef("run: no iteration completed an operation, so nothing was checked (see the warnings above)")
 }
 
 // printRunSummary prints the total line over the iterations done (marked when the run

@@ -273,3 +273,27 @@ func TestRunOutputUsedBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestRunNothingChecked: a run in which no iteration completed an operation (here every
+// operation times out) checked nothing, so it does not pass: exit 2 with a one-line
+// reason, after each iteration's line and a warning naming the likely cause. Such runs
+// used to print "linearizable" and exit 0.
+func TestRunNothingChecked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	path := kvnodeConfig(t, "op_timeout: 1s", "op_timeout: 1ns", "iterations: 5", "iterations: 2")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", path}, &stdout, &stderr)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, stdout.String(), stderr.String())
+	}
+	if want := "ravel: run: no iteration completed an operation, so nothing was checked (see the warnings above)\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	for _, want := range []string{"iteration 0: warning: no operation completed", "iteration 1: warning: no operation completed", "workload.op_timeout (1ns)", "total: 2 iterations"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
