@@ -2,15 +2,39 @@ package live
 
 import (
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/ravelmc/ravel/report"
 )
 
 // iterationLine is the line Run prints for a finished iteration: its verdict, counts,
-// faults, duration and directory; replay is the replay's tally, or "".
+// faults, duration and directory; replay is the replay's tally, or "". Counts are
+// written with thousands separators and faults in words, as check's report has them.
 func iterationLine(seed uint64, replay string, ir IterationReport) string {
-	return fmt.Sprintf("iteration %d (seed %d):%s %s — %d ops (%d open), %d steps, messages %d intercepted %d delivered %d dropped %d cut %d held at the end, faults %+v, %s, %s\n",
-		ir.Run, seed, replay, ir.Verdict, ir.Ops, ir.Open, ir.Steps, ir.Net.Intercepted, ir.Net.Delivered, ir.Net.Dropped, ir.Net.Cut, ir.Net.Held,
-		ir.Faults, ir.Duration.Round(time.Millisecond), ir.Dir)
+	n := func(v int) string { return report.Thousands(int64(v)) }
+	return fmt.Sprintf("iteration %d (seed %d):%s %s — %s ops (%s open), %s steps; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; %s, %s\n",
+		ir.Run, seed, replay, ir.Verdict, n(ir.Ops), n(ir.Open), n(ir.Steps),
+		n(ir.Net.Intercepted), n(ir.Net.Delivered), n(ir.Net.Dropped), n(ir.Net.Cut), n(ir.Net.Refused), n(ir.Net.Held),
+		ir.Faults.Describe(), ir.Duration.Round(time.Millisecond), ir.Dir)
+}
+
+// Describe says which faults were injected, "faults: drop 2, crash 1, restart 1", or
+// "no faults".
+func (f FaultCounts) Describe() string {
+	var parts []string
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"drop", f.Drop}, {"crash", f.Crash}, {"restart", f.Restart}, {"partition", f.Partition}, {"heal", f.Heal}} {
+		if c.n > 0 {
+			parts = append(parts, c.name+" "+report.Thousands(int64(c.n)))
+		}
+	}
+	if len(parts) == 0 {
+		return "no faults"
+	}
+	return "faults: " + strings.Join(parts, ", ")
 }
 
 // Completed is the number of operations that completed, over every iteration: the

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ravelmc/ravel/wgl"
 )
 
 // TestIterationWarnings: an iteration whose verdict says less than it reads gets a
@@ -45,5 +47,30 @@ func TestIterationWarnings(t *testing.T) {
 	one.Nodes.Count = 1
 	if got := iterationWarnings(&one, IterationReport{Ops: 10}); len(got) != 0 {
 		t.Errorf("one node: %q", got)
+	}
+}
+
+// TestIterationLine: the iteration's line writes counts with thousands separators,
+// every message count (refused included) and the faults in words, never a Go struct.
+func TestIterationLine(t *testing.T) {
+	cases := []struct {
+		name string
+		ir   IterationReport
+		want string
+	}{
+		{"faults", IterationReport{Run: 1, Ops: 294, Open: 2, Steps: 2791, Duration: 9512 * time.Millisecond, Dir: "out/iter-001",
+			Net:    Counts{Intercepted: 2781, Delivered: 2770, Dropped: 10, Cut: 1, Refused: 1104},
+			Faults: FaultCounts{Drop: 10, Crash: 1, Restart: 1, Partition: 1, Heal: 1}},
+			"iteration 1 (seed 7): linearizable — 294 ops (2 open), 2,791 steps; messages 2,781 intercepted, 2,770 delivered, 10 dropped, 1 cut, 1,104 refused, 0 held at the end; faults: drop 10, crash 1, restart 1, partition 1, heal 1; 9.512s, out/iter-001\n"},
+		{"no faults", IterationReport{Ops: 3, Steps: 4, Net: Counts{Intercepted: 4, Delivered: 4}, Faults: FaultCounts{}, Duration: time.Millisecond, Dir: "d"},
+			"iteration 0 (seed 7): linearizable — 3 ops (0 open), 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 1ms, d\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.ir.Verdict = wgl.Linearizable
+			if got := iterationLine(7, "", c.ir); got != c.want {
+				t.Errorf("got  %q\nwant %q", got, c.want)
+			}
+		})
 	}
 }
