@@ -77,14 +77,18 @@ type NetworkConfig struct {
 
 // WorkloadConfig is the client workload of each iteration.
 type WorkloadConfig struct {
-	Client     string        `yaml:"client"`       // kvnode (default) or etcd
-	Clients    int           `yaml:"clients"`      // concurrent clients (default 3)
-	Ops        int           `yaml:"ops"`          // operations per client and iteration (default 20)
-	Keys       int           `yaml:"keys"`         // distinct keys (default 2)
-	Values     int           `yaml:"values"`       // written values drawn from [0, values) (default 5)
-	Reads      int           `yaml:"read_percent"` // share of reads in percent (default: a third each of reads, writes, CAS)
-	OpTimeout  time.Duration `yaml:"op_timeout"`   // an operation not answered by then is open (default 1s)
-	ThinkTime  time.Duration `yaml:"think_time"`   // pause between a client's operations
+	Client    string        `yaml:"client"`       // kvnode (default) or etcd
+	Clients   int           `yaml:"clients"`      // concurrent clients (default 3)
+	Ops       int           `yaml:"ops"`          // operations per client and iteration (default 20)
+	Keys      int           `yaml:"keys"`         // distinct keys (default 2)
+	Values    int           `yaml:"values"`       // written values drawn from [0, values) (default 5)
+	Reads     int           `yaml:"read_percent"` // share of reads in percent (default: a third each of reads, writes, CAS)
+	OpTimeout time.Duration `yaml:"op_timeout"`   // an operation not answered by then is open (default 1s)
+	ThinkTime time.Duration `yaml:"think_time"`   // pause between a client's operations (default none; after a failure at least op_timeout/10)
+	// Iteration bounds the workload of one iteration (default 2m): when it expires the
+	// clients stop (a write or compare-and-set in flight is open, a read in flight left
+	// out, as at op_timeout), and the iteration's line says it was cut and after how many
+	// of its operations.
 	Iteration  time.Duration `yaml:"iteration_timeout"`
 	ReadsLocal bool          `yaml:"-"`
 }

@@ -11,10 +11,16 @@ import (
 // iterationLine is the line Run prints for a finished iteration: its verdict, counts,
 // faults, duration and directory; replay is the replay's tally, or "". Counts are
 // written with thousands separators and faults in words, as check's report has them.
-func iterationLine(seed uint64, replay string, ir IterationReport) string {
+// An iteration the iteration_timeout cut says so: its history is a prefix of the
+// workload.
+func iterationLine(cfg *Config, seed uint64, replay string, ir IterationReport) string {
 	n := func(v int) string { return report.Thousands(int64(v)) }
-	return fmt.Sprintf("iteration %d (seed %d):%s %s — %s ops (%s open), %s steps; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; %s, %s\n",
-		ir.Run, seed, replay, ir.Verdict, n(ir.Ops), n(ir.Open), n(ir.Steps),
+	cut := ""
+	if ir.TimedOut {
+		cut = fmt.Sprintf(", cut by workload.iteration_timeout (%s) after %s of %s operations", cfg.Workload.Iteration, n(ir.Ops), n(ir.Planned))
+	}
+	return fmt.Sprintf("iteration %d (seed %d):%s %s — %s ops (%s open)%s, %s steps; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; %s, %s\n",
+		ir.Run, seed, replay, ir.Verdict, n(ir.Ops), n(ir.Open), cut, n(ir.Steps),
 		n(ir.Net.Intercepted), n(ir.Net.Delivered), n(ir.Net.Dropped), n(ir.Net.Cut), n(ir.Net.Refused), n(ir.Net.Held),
 		ir.Faults.Describe(), ir.Duration.Round(time.Millisecond), ir.Dir)
 }
@@ -57,6 +63,9 @@ func iterationWarnings(cfg *Config, ir IterationReport) []string {
 	var out []string
 	w := cfg.Workload
 	switch done := ir.Ops - ir.Open; {
+	case done == 0 && ir.TimedOut:
+		out = append(out, fmt.Sprintf("no operation completed (%d open) before workload.iteration_timeout (%s) cut the workload, so nothing was checked: is it too short for the cluster?",
+			ir.Open, w.Iteration))
 	case done == 0:
 		out = append(out, fmt.Sprintf("no operation completed (%d open), so nothing was checked: is workload.op_timeout (%s) too short for the service, or workload.client (%s) not the API its nodes serve?",
 			ir.Open, w.OpTimeout, w.Client))

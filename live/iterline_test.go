@@ -12,7 +12,7 @@ import (
 // warning naming the likely causes in the config's terms; an ordinary one gets none.
 func TestIterationWarnings(t *testing.T) {
 	cfg := &Config{Nodes: NodesConfig{Count: 3}, Network: NetworkConfig{Protocol: "tcp"},
-		Workload: WorkloadConfig{Client: "kvnode", OpTimeout: time.Millisecond}}
+		Workload: WorkloadConfig{Client: "kvnode", OpTimeout: time.Millisecond, Iteration: 2 * time.Minute}}
 	msgs := Counts{Intercepted: 40, Delivered: 40}
 	cases := []struct {
 		name string
@@ -24,6 +24,8 @@ func TestIterationWarnings(t *testing.T) {
 		{"nothing completed", IterationReport{Ops: 41, Open: 41, Net: msgs},
 			[]string{"no operation completed (41 open), so nothing was checked: is workload.op_timeout (1ms) too short for the service, or workload.client (kvnode)"}},
 		{"no operation", IterationReport{Net: msgs}, []string{"no operation completed (0 open)"}},
+		{"cut before any", IterationReport{Ops: 2, Open: 2, TimedOut: true, Net: msgs},
+			[]string{"no operation completed (2 open) before workload.iteration_timeout (2m0s) cut the workload, so nothing was checked"}},
 		{"most open", IterationReport{Ops: 47, Open: 37, Net: msgs},
 			[]string{"37 of 47 operations open (timed out or outcome unknown), more than half: the history constrains little; is workload.op_timeout (1ms) too short?"}},
 		{"no message", IterationReport{Ops: 47, Open: 29},
@@ -64,11 +66,14 @@ func TestIterationLine(t *testing.T) {
 			"iteration 1 (seed 7): linearizable — 294 ops (2 open), 2,791 steps; messages 2,781 intercepted, 2,770 delivered, 10 dropped, 1 cut, 1,104 refused, 0 held at the end; faults: drop 10, crash 1, restart 1, partition 1, heal 1; 9.512s, out/iter-001\n"},
 		{"no faults", IterationReport{Ops: 3, Steps: 4, Net: Counts{Intercepted: 4, Delivered: 4}, Faults: FaultCounts{}, Duration: time.Millisecond, Dir: "d"},
 			"iteration 0 (seed 7): linearizable — 3 ops (0 open), 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 1ms, d\n"},
+		{"cut", IterationReport{Ops: 24, Open: 1, Planned: 60, TimedOut: true, Steps: 4, Net: Counts{Intercepted: 4, Delivered: 4}, Duration: 31 * time.Millisecond, Dir: "d"},
+			"iteration 0 (seed 7): linearizable — 24 ops (1 open), cut by workload.iteration_timeout (30ms) after 24 of 60 operations, 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 31ms, d\n"},
 	}
+	cfg := &Config{Workload: WorkloadConfig{Iteration: 30 * time.Millisecond}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.ir.Verdict = wgl.Linearizable
-			if got := iterationLine(7, "", c.ir); got != c.want {
+			if got := iterationLine(cfg, 7, "", c.ir); got != c.want {
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
 		})

@@ -46,6 +46,10 @@ type IterationReport struct {
 	// Followed and Diverged count, in a replay, the recorded steps re-imposed and those
 	// skipped because their message never showed up.
 	Followed, Diverged int
+	// TimedOut says workload.iteration_timeout stopped the workload before every client
+	// had issued its operations; Planned is how many they were to issue (clients × ops).
+	TimedOut bool
+	Planned  int
 }
 
 // FaultCounts counts the faults injected in an iteration.
@@ -80,7 +84,7 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		if cfg.Replay != nil {
 			replay = fmt.Sprintf(" replay %d: %d recorded steps re-imposed, %d diverged;", it, ir.Followed, ir.Diverged)
 		}
-		fmt.Fprint(logw, iterationLine(rep.Seed, replay, ir))
+		fmt.Fprint(logw, iterationLine(cfg, rep.Seed, replay, ir))
 		for _, w := range iterationWarnings(cfg, ir) {
 			fmt.Fprintf(logw, "iteration %d: warning: %s\n", run, w)
 		}
@@ -267,6 +271,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	if err := ctx.Err(); err != nil {
 		return ir, err
 	}
+	ir.Planned, ir.TimedOut = w.Clients*w.Ops, wctx.Err() != nil
 	ir.History = hist
 	ir.Ops = len(hist)
 	for _, op := range hist {

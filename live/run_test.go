@@ -114,6 +114,9 @@ func TestKVNodeEndToEnd(t *testing.T) {
 					if ir.Ops == 0 {
 						t.Errorf("iteration %d: empty history", ir.Run)
 					}
+					if ir.TimedOut {
+						t.Errorf("iteration %d: marked cut by iteration_timeout, after %d of %d operations", ir.Run, ir.Ops, ir.Planned)
+					}
 					delivered += ir.Net.Delivered
 					faults += ir.Faults.Drop + ir.Faults.Crash + ir.Faults.Partition
 				}
@@ -224,4 +227,27 @@ func TestReplay(t *testing.T) {
 		}
 	}
 	t.Logf("the violation reproduced in %d of %d replays", rep.Violations, len(rep.Iterations))
+}
+
+// TestRunCutByIterationTimeout: a workload far longer than workload.iteration_timeout is
+// stopped, and the iteration's report and line say it was cut and after how many of its
+// operations; the iterations of the end-to-end test, which finish, are not marked.
+func TestRunCutByIterationTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	cfg := kvConfig(t, "random", false)
+	cfg.Workload.Ops, cfg.Workload.Iteration = 100000, 300*time.Millisecond
+	var log strings.Builder
+	rep, err := Run(context.Background(), cfg, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ir := rep.Iterations[0]
+	if !ir.TimedOut || ir.Planned != 300000 || ir.Ops >= ir.Planned {
+		t.Errorf("cut %v after %d of %d operations, want cut before the 300,000 planned", ir.TimedOut, ir.Ops, ir.Planned)
+	}
+	if want := "cut by workload.iteration_timeout (300ms) after "; !strings.Contains(log.String(), want) {
+		t.Errorf("line lacks %q:\n%s", want, log.String())
+	}
 }
