@@ -66,7 +66,7 @@ type NodeVars struct {
 	ProxyURLs  []string // every node's http://127.0.0.1:ProxyPort, by index
 	PeerURLs   []string // every node's http://127.0.0.1:PeerPort: bypasses the interceptors
 	ClientURLs []string // every node's http://127.0.0.1:ClientPort, by index
-	Count      int
+	Count      int      // the number of nodes
 }
 
 // NetworkConfig picks the translator of the interceptors.

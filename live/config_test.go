@@ -135,3 +135,41 @@ func TestExampleConfigsValid(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateVarsListed: the lists of a node command's template variables, in
+// docs/real-processes.md and in the kvnode example's comment, name every field of
+// NodeVars, so that neither goes stale when one is added.
+func TestTemplateVarsListed(t *testing.T) {
+	lists := map[string]string{}
+	doc, err := os.ReadFile("../docs/real-processes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), "templates over `")
+	list, _, _ := strings.Cut(after, "`")
+	if !ok {
+		t.Fatal("docs/real-processes.md: no \"templates over `…`\" list")
+	}
+	lists["docs/real-processes.md"] = list
+	ex, err := os.ReadFile("../examples/kvnode/ravel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok = strings.Cut(string(ex), "# Templates over ")
+	list, _, _ = strings.Cut(after, "(with join)")
+	if !ok {
+		t.Fatal("examples/kvnode/ravel.yaml: no \"# Templates over … (with join)\" comment")
+	}
+	lists["examples/kvnode/ravel.yaml"] = list
+	for file, list := range lists {
+		names := map[string]bool{}
+		for _, f := range strings.Fields(strings.ReplaceAll(list, "#", "")) {
+			names[f] = true
+		}
+		for f := range reflect.TypeFor[NodeVars]().Fields() {
+			if !names["."+f.Name] {
+				t.Errorf("%s: the template variables listed lack .%s: %q", file, f.Name, list)
+			}
+		}
+	}
+}
