@@ -14,6 +14,7 @@ import (
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/systems/abd"
+	"github.com/ravelmc/ravel/systems/register"
 	"github.com/ravelmc/ravel/wgl"
 )
 
@@ -126,5 +127,30 @@ func TestBrowserDrawsARecordedHistory(t *testing.T) {
 		if m == nil || m[1] != want {
 			t.Errorf("<body> %s = %v, want %q (the script did not run to the end?)", name, m, want)
 		}
+	}
+}
+
+// TestBrowserCleanCheckDrawsNoLanes: check's page of a run that found nothing draws no
+// history (it used to draw the clients' names over empty rows).
+func TestBrowserCleanCheckDrawsNoLanes(t *testing.T) {
+	sys, err := register.New(3, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := report.NewPage(&sys, "ravel check register", "no violation found", nil, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "clean.html")
+	if err := report.WriteHTMLFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	dom := headless.Chromium(t, "--dump-dom", "file://"+path)
+	if !strings.Contains(dom, `data-rendered="true"`) {
+		t.Fatalf("the script did not run to the end:\n%.2000s", dom)
+	}
+	if !regexp.MustCompile(`<div id="history" style="display: none;?"`).MatchString(dom) {
+		m := regexp.MustCompile(`<div id="history"[^>]*>`).FindString(dom)
+		t.Errorf("the empty history is shown: %s", m)
 	}
 }

@@ -21,7 +21,39 @@ func WriteHTML(w io.Writer, p Page) error {
 	if err != nil {
 		return err
 	}
-	page := strings.NewReplacer("{{TITLE}}", html.EscapeString(p.Title), "{{DATA}}", string(data)).Replace(pageTemplate)
+	esc := html.EscapeString
+	okClass := ""
+	if v := p.Verdict; (strings.HasPrefix(v, "no violation") || strings.HasSuffix(v, "linearizable")) && !strings.Contains(v, "not") {
+		okClass = " ok"
+	}
+	why := ""
+	if p.Why != "" {
+		why = `<div id="whybox"><pre id="why">Why it is not linearizable (#n: the operation's place in the longest linearizable prefix found):` + "\n" + esc(p.Why) + "</pre>"
+		why += "</div>"
+	}
+	note := "One bar per operation, from its invocation to its response; [@a→@b] are the steps that invoked and answered it, and #n its place in the longest linearizable prefix found. Click an operation to light its steps."
+	switch {
+	case p.Recorded && len(p.Ops) == 0:
+		note = "The history is empty."
+	case p.Recorded:
+		note = "One bar per operation, from its call to its return, placed by the order of the history's call and return times (evenly spaced, not to scale); #n is its place in the longest linearizable prefix found, ✗ marks the operation that cannot follow it. A recorded history has no schedule."
+	case len(p.Ops) == 0 && len(p.Steps) == 0:
+		note = "There is no counterexample to draw (none was found): the page holds the run's figures alone."
+	}
+	text := ""
+	if p.Text != "" {
+		what := "The counterexample"
+		if p.Recorded {
+			what = "The history"
+		}
+		text = `<details id="astext" open><summary>` + what + ` as text</summary><pre>` + esc(p.Text) + `</pre></details>`
+	}
+	var stats strings.Builder
+	for _, r := range p.Stats {
+		stats.WriteString("<tr><td>" + esc(r[0]) + "</td><td>" + esc(r[1]) + "</td></tr>")
+	}
+	page := strings.NewReplacer("{{TITLE}}", esc(p.Title), "{{VERDICT}}", esc(p.Verdict), "{{OK}}", okClass, "{{WHY}}", why,
+		"{{NOTE}}", esc(note), "{{TEXT}}", text, "{{STATS}}", stats.String(), "{{DATA}}", string(data)).Replace(pageTemplate)
 	_, err = io.WriteString(w, page)
 	return err
 }
@@ -37,7 +69,8 @@ h1{font-size:20px;margin:0 0 4px} h2{font-size:16px;margin:18px 0 6px}
 table.stats td{padding:1px 10px 1px 0;font-variant-numeric:tabular-nums}
 svg text{font:12px ui-monospace,monospace}
 .op rect{fill:#cfe3ff;stroke:#3a6fb0}.op.stuck rect{fill:#ffcdd2;stroke:#c62828}.lin{fill:#1b5e20;font-weight:700}
-#why:empty{display:none}#why{background:#fff8e1;border:1px solid #ffe082;padding:6px;font-size:12px}.op.lit rect{fill:#ffd54f;stroke:#c77800}
+#whybox{background:#fff8e1;border:1px solid #ffe082;padding:6px;margin:10px 0;overflow-x:auto}#why{font-size:12px;margin:0}
+#astext pre{font-size:12px;overflow-x:auto}.note{color:#b00020}.op.lit rect{fill:#ffd54f;stroke:#c77800}
 .step line{stroke:#555;stroke-width:1.2}.step text{fill:#333}
 .step.fault line{stroke:#c62828;stroke-dasharray:4 3}.step.fault text{fill:#c62828}
 .step.lit line{stroke:#c77800;stroke-width:2.5}.step.lit text{fill:#c77800;font-weight:700}
@@ -49,12 +82,15 @@ svg text{font:12px ui-monospace,monospace}
 #states pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;margin:4px 0;white-space:pre-wrap;word-break:break-all;font-size:12px}
 </style></head>
 <body>
-<h1 id="title"></h1><div id="verdict" class="verdict"></div>
-<h2>History</h2><p>One bar per operation, from its invocation to its response; the numbers are the steps that invoked and answered it. Click an operation to light its steps.</p>
-<div id="history"></div><pre id="why"></pre>
+<h1 id="title">{{TITLE}}</h1><div id="verdict" class="verdict{{OK}}">{{VERDICT}}</div>
+<noscript><p class="note">JavaScript is off: the page cannot draw its history and schedule. What it would draw follows as text.</p></noscript>
+<h2>History</h2><p id="historynote">{{NOTE}}</p>
+<div id="history"></div>
+{{WHY}}
+{{TEXT}}
 <div id="layout"><div><h2>Schedule</h2><p>One lifeline per client and actor, one numbered arrow per delivery (faults dashed red). Hover or click a step.</p><div id="msc"></div></div>
 <div id="states"><h2 id="stateshead">States at the start</h2><div id="statesbody"></div></div></div>
-<h2>Run</h2><table class="stats" id="stats"></table>
+<h2>Run</h2><table class="stats" id="stats">{{STATS}}</table>
 <script id="data" type="application/json">{{DATA}}</script>
 <script>
 (function(){
@@ -62,13 +98,13 @@ svg text{font:12px ui-monospace,monospace}
 var P=JSON.parse(document.getElementById("data").textContent);
 var NS="http://www.w3.org/2000/svg";
 function el(tag,attrs,parent,text){var e=document.createElementNS(NS,tag);for(var k in attrs)e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;if(parent)parent.appendChild(e);return e;}
-document.title=P.title;document.getElementById("title").textContent=P.title;
-var v=document.getElementById("verdict");v.textContent=P.verdict;if(/^no violation|linearizable$/.test(P.verdict)&&!/not/.test(P.verdict))v.className="verdict ok";
-var st=document.getElementById("stats");(P.stats||[]).forEach(function(r){var tr=st.insertRow();tr.insertCell().textContent=r[0];tr.insertCell().textContent=r[1];});
+// The title, the verdict, the explanation, the figures and the text are in the page
+// already; the script draws.
 var ops=P.ops||[],steps=P.steps||[];
+if(!ops.length&&!steps.length)document.getElementById("history").style.display="none"; // nothing to draw
+var tx=document.getElementById("astext");if(tx)tx.open=false; // drawn: the text folds away
 // History: x by event index; each client's operations on as many rows (lanes) as keep one
 // operation's bar and label off the next's.
-document.getElementById("why").textContent=P.why?"Why it is not linearizable (#n: the operation's place in the longest linearizable prefix found):\n"+P.why:"";
 var X0=60,DX=Math.max(28,Math.min(60,700/Math.max(1,P.events))),RH=26,nc=P.clients;
 var hw=X0+DX*(P.events+1)+560,hs=el("svg",{width:hw,height:RH*nc+10,id:"historysvg"},document.getElementById("history"));
 var opEls=ops.map(function(o,k){
