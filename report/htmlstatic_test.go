@@ -44,7 +44,8 @@ func badRegisterPage() report.Page {
 }
 
 // TestPageReadsAsText: without its script a page still says what it is — its title,
-// verdict, explanation, figures and what it would draw, as text, with a <noscript> note.
+// verdict, explanation, figures and what it would draw, as text, with a <noscript> note —
+// and the explanation of a violation comes first, before the drawing.
 func TestPageReadsAsText(t *testing.T) {
 	_, check := buggyViolation(t)
 	for _, c := range []struct {
@@ -65,6 +66,9 @@ func TestPageReadsAsText(t *testing.T) {
 		}
 		if !regexp.MustCompile(`(?s)<noscript>.*JavaScript is off.*</noscript>`).MatchString(page) {
 			t.Errorf("%s: no <noscript> note", c.name)
+		}
+		if w, h := strings.Index(page, `id="whybox"`), strings.Index(page, "<h2>History</h2>"); w < 0 || w > h {
+			t.Errorf("%s: the explanation (at %d) does not come before the history (at %d)", c.name, w, h)
 		}
 	}
 }
