@@ -10,7 +10,9 @@ import (
 )
 
 // WriteHTML writes p as one self-contained page: inline CSS and JavaScript, no network,
-// no external asset. The script draws the history as operation bars per client and the
+// no external asset. The title, the verdict, the explanation of a violation (first), the
+// figures and p.Text are in the HTML itself, so that the page reads without its script;
+// the drawn page folds the text away. The script draws the history as operation bars per client and the
 // schedule as a message sequence chart, and links them: hovering or clicking a step
 // lights the operations it invoked or answered and shows the actors' states after it;
 // clicking an operation lights the steps that invoked and answered it. Once drawn, the
