@@ -405,7 +405,7 @@ func writeHistory(dir string, hist []Op, res wgl.Result) error {
 		}
 		fmt.Fprintf(&b, "c%d %d %s %s %s\n", op.Client, op.Call, ret, spec.Input(op.Input), outS)
 	}
-	errs := []error{os.WriteFile(filepath.Join(dir, "history.txt"), []byte(b.String()), 0o644)}
+	errs := []error{os.WriteFile(filepath.Join(dir, "history.txt"), []byte(b.String()), 0o644), writeLincheckHistories(dir, hist)}
 	verdict := res.Verdict.String() + "\n"
 	if res.Verdict == wgl.NotLinearizable {
 		verdict += RenderViolation(hist, res)

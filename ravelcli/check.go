@@ -341,7 +341,7 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 			errs = append(errs, fmt.Errorf("check: --histories: %w", err))
 		}
 	}
-	saved := ""
+	saved, page := "", ""
 	if f.out != "" && report.FirstViolation != nil {
 		if err := writeViolation(f.out, info, res.First, *report.FirstViolation); err != nil {
 			errs = append(errs, fmt.Errorf("check: --out: %w", err))
@@ -352,6 +352,8 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 	if f.html != "" {
 		if err := writeCheckHTML(f.html, sys, report, res); err != nil {
 			errs = append(errs, fmt.Errorf("check: --html: %w", err))
+		} else {
+			page = f.html
 		}
 	}
 	if f.json {
@@ -362,7 +364,7 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 			errs = append(errs, err)
 		}
 	} else {
-		printCheck(stdout, sys, report, res, saved)
+		printCheck(stdout, sys, report, res, saved, page)
 		if res.Sampling != nil && report.HistoriesUnjudged == 0 {
 			fmt.Fprintln(stdout)
 			printSampling(stdout, res.Sampling)
@@ -464,7 +466,8 @@ func cutByDepth(r checkReport) bool {
 	return r.CutSchedules > 0 && (r.MaxSchedules == 0 || r.Schedules < r.MaxSchedules)
 }
 
-func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out string) {
+// printCheck prints the report; out and page are the files --out and --html wrote, if any.
+func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out, page string) {
 	fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s", r.System, r.Harness, r.Strategy)
 	if r.Dependence != "" {
 		fmt.Fprintf(w, "  dependence %s", r.Dependence)
@@ -560,6 +563,10 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		default:
 			fmt.Fprintln(w, "\nno violation found in the schedules explored")
 		}
+		if page != "" {
+			fmt.Fprintln(w)
+			printPageSaved(w, page)
+		}
 		return
 	}
 	fmt.Fprintln(w)
@@ -588,6 +595,22 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintf(w, "\nwritten to %s\n", out)
 	default:
 		fmt.Fprintf(w, "\nsaved to %s; re-run it with: %s replay %s\n", out, r.prog, out)
+	}
+	if page != "" {
+		if out == "" {
+			fmt.Fprintln(w)
+		}
+		printPageSaved(w, page)
+	}
+}
+
+// printPageSaved is the line that says where --html's page went, worded as check's --out
+// line: saved to a file, or written to a terminal, a pipe, a device.
+func printPageSaved(w io.Writer, page string) {
+	if outputIsFile(page) {
+		fmt.Fprintf(w, "HTML page saved to %s\n", page)
+	} else {
+		fmt.Fprintf(w, "HTML page written to %s\n", page)
 	}
 }
 

@@ -326,6 +326,7 @@ func lincheck[S, I, O comparable](
 	var n lincheckCounts
 	var late []error
 	var page []byte // --html's: the first violation's, or the first history's
+	pageFailed := false
 	for _, name := range files {
 		if ctx.Err() != nil {
 			results = append(results, lincheckResult{File: name, Verdict: "unknown", Error: "interrupted before it was checked"})
@@ -438,6 +439,7 @@ func lincheck[S, I, O comparable](
 	if page != nil {
 		if err := writeOutput(f.html, page); err != nil {
 			late = append(late, fmt.Errorf("lincheck: --html: %w", err))
+			pageFailed = true
 		}
 	}
 	if f.json {
@@ -466,6 +468,9 @@ func lincheck[S, I, O comparable](
 		} else if !f.json && n.bad > 0 {
 			fmt.Fprintf(stdout, "violations saved to %s\n", f.out)
 		}
+	}
+	if page != nil && !pageFailed && !f.json {
+		printPageSaved(stdout, f.html)
 	}
 	code := n.exit()
 	for _, err := range late {

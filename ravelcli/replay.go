@@ -80,6 +80,8 @@ func (c *catalog) cmdReplay(args []string, stdout, stderr io.Writer) (int, error
 			}
 			return lateFailure(stderr, c.name(), code, herr), nil
 		}
+		fmt.Fprintln(stdout)
+		printPageSaved(stdout, html)
 	}
 	return code, err
 }

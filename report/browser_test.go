@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -9,11 +10,13 @@ import (
 	"testing"
 
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/formats"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/internal/headless"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/systems/abd"
+	"github.com/ravelmc/ravel/systems/register"
 	"github.com/ravelmc/ravel/wgl"
 )
 
@@ -126,5 +129,67 @@ func TestBrowserDrawsARecordedHistory(t *testing.T) {
 		if m == nil || m[1] != want {
 			t.Errorf("<body> %s = %v, want %q (the script did not run to the end?)", name, m, want)
 		}
+	}
+}
+
+// TestBrowserLongHistoryShowsTheFailingOperation loads lincheck's page of a long history
+// (testdata/porcupine/kv/c10-bad.txt, 405 operations of 10 clients) in a 1200-pixel
+// window: the page itself does not scroll sideways (the history scrolls in its own box),
+// that box starts where the operation that cannot follow is in view, and no operations'
+// drawings meet.
+func TestBrowserLongHistoryShowsTheFailingOperation(t *testing.T) {
+	f, err := os.Open("../testdata/porcupine/kv/c10-bad.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := formats.ReadPorcupineKV(f, "c10-bad.txt")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := wgl.Check(specs.KV(), ops)
+	if res.Verdict != wgl.NotLinearizable {
+		t.Fatalf("c10-bad.txt: %v", res.Verdict)
+	}
+	p := report.NewHistoryPage("ravel lincheck c10-bad.txt", res.Verdict.String(), nil, specs.KV(), ops, res)
+	path := filepath.Join(t.TempDir(), "history.html")
+	if err := report.WriteHTMLFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	dom := headless.Chromium(t, "--window-size=1200,2000", "--dump-dom", "file://"+path)
+	for name, want := range map[string]string{"data-rendered": "true", "data-ops-drawn": strconv.Itoa(len(ops)), "data-history-overlaps": "0",
+		"data-page-wider": "false", "data-stuck-in-view": "true"} {
+		m := regexp.MustCompile(`<body[^>]*\s` + name + `="([^"]*)"`).FindStringSubmatch(dom)
+		if m == nil || m[1] != want {
+			t.Errorf("<body> %s = %v, want %q", name, m, want)
+		}
+	}
+	if !strings.Contains(dom, `id="showstuck"`) {
+		t.Errorf("no link to the operation that cannot follow")
+	}
+}
+
+// TestBrowserCleanCheckDrawsNoLanes: check's page of a run that found nothing draws no
+// history (it used to draw the clients' names over empty rows).
+func TestBrowserCleanCheckDrawsNoLanes(t *testing.T) {
+	sys, err := register.New(3, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := report.NewPage(&sys, "ravel check register", "no violation found", nil, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "clean.html")
+	if err := report.WriteHTMLFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	dom := headless.Chromium(t, "--dump-dom", "file://"+path)
+	if !strings.Contains(dom, `data-rendered="true"`) {
+		t.Fatalf("the script did not run to the end:\n%.2000s", dom)
+	}
+	if !regexp.MustCompile(`<div id="history" style="display: none;?"`).MatchString(dom) {
+		m := regexp.MustCompile(`<div id="history"[^>]*>`).FindString(dom)
+		t.Errorf("the empty history is shown: %s", m)
 	}
 }

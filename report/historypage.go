@@ -1,8 +1,11 @@
 package report
 
 import (
+	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/specs"
@@ -13,7 +16,7 @@ import (
 // operations per client on an axis of their calls and returns in order, and, when res
 // says it is not linearizable, the explanation on them.
 func NewHistoryPage[S, I, O comparable](title, verdict string, stats [][2]string, spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result) Page {
-	p := Page{Title: title, Verdict: verdict, Stats: stats}
+	p := Page{Title: title, Verdict: verdict, Stats: stats, Recorded: true}
 	var times []int64
 	for _, o := range ops {
 		times = append(times, o.Call)
@@ -53,5 +56,42 @@ func NewHistoryPage[S, I, O comparable](title, verdict string, stats [][2]string
 		}
 		p.Ops = append(p.Ops, op)
 	}
+	p.Text = historyText(spec, ops, lin, stuck, expected)
 	return p
+}
+
+// historyText lists a recorded history's operations in call order, one a line: the
+// operation's place in the longest linearizable prefix (#n) or ✗ for the one that cannot
+// follow it, its client, input and output, and its call and return times as recorded.
+func historyText[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], lin map[int]int, stuck int, expected string) string {
+	if len(ops) == 0 {
+		return "the history is empty\n"
+	}
+	order := make([]int, len(ops))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ops[a].Call, ops[b].Call) })
+	var b strings.Builder
+	b.WriteString("operations in call order (call … return, the history's times; #n: the place in the longest linearizable prefix found, ✗: the operation that cannot follow it):\n")
+	for _, k := range order {
+		o := ops[k]
+		mark := ""
+		switch {
+		case k == stuck:
+			mark = "✗"
+		case lin[k] > 0:
+			mark = "#" + strconv.Itoa(lin[k])
+		}
+		span, out := fmt.Sprintf("%d … %d", o.Call, o.Return), spec.Output(o.Input, o.Output)
+		if o.Open {
+			span, out = fmt.Sprintf("%d … (open)", o.Call), "no response"
+		}
+		fmt.Fprintf(&b, "  %4s  c%-3d %s → %s   [%s]", mark, o.Client, spec.Input(o.Input), out, span)
+		if k == stuck {
+			b.WriteString("   but the specification answers " + expected + " here")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

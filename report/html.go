@@ -5,11 +5,14 @@ import (
 	"html"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
 // WriteHTML writes p as one self-contained page: inline CSS and JavaScript, no network,
-// no external asset. The script draws the history as operation bars per client and the
+// no external asset. The title, the verdict, the explanation of a violation (first), the
+// figures and p.Text are in the HTML itself, so that the page reads without its script;
+// the drawn page folds the text away. The script draws the history as operation bars per client and the
 // schedule as a message sequence chart, and links them: hovering or clicking a step
 // lights the operations it invoked or answered and shows the actors' states after it;
 // clicking an operation lights the steps that invoked and answered it. Once drawn, the
@@ -21,7 +24,42 @@ func WriteHTML(w io.Writer, p Page) error {
 	if err != nil {
 		return err
 	}
-	page := strings.NewReplacer("{{TITLE}}", html.EscapeString(p.Title), "{{DATA}}", string(data)).Replace(pageTemplate)
+	esc := html.EscapeString
+	okClass := ""
+	if v := p.Verdict; (strings.HasPrefix(v, "no violation") || strings.HasSuffix(v, "linearizable")) && !strings.Contains(v, "not") {
+		okClass = " ok"
+	}
+	why := ""
+	if p.Why != "" {
+		why = `<div id="whybox"><pre id="why">Why it is not linearizable (#n: the operation's place in the longest linearizable prefix found):` + "\n" + esc(p.Why) + "</pre>"
+		if slices.ContainsFunc(p.Ops, func(o PageOp) bool { return o.Stuck }) {
+			why += `<a id="showstuck" href="#history">Show the operation that cannot follow in the history</a>`
+		}
+		why += "</div>"
+	}
+	note := "One bar per operation, from its invocation to its response; [@a→@b] are the steps that invoked and answered it, and #n its place in the longest linearizable prefix found. Click an operation to light its steps."
+	switch {
+	case p.Recorded && len(p.Ops) == 0:
+		note = "The history is empty."
+	case p.Recorded:
+		note = "One bar per operation, from its call to its return, placed by the order of the history's call and return times (evenly spaced, not to scale); #n is its place in the longest linearizable prefix found, ✗ marks the operation that cannot follow it. A recorded history has no schedule."
+	case len(p.Ops) == 0 && len(p.Steps) == 0:
+		note = "There is no counterexample to draw (none was found): the page holds the run's figures alone."
+	}
+	text := ""
+	if p.Text != "" {
+		what := "The counterexample"
+		if p.Recorded {
+			what = "The history"
+		}
+		text = `<details id="astext" open><summary>` + what + ` as text</summary><pre>` + esc(p.Text) + `</pre></details>`
+	}
+	var stats strings.Builder
+	for _, r := range p.Stats {
+		stats.WriteString("<tr><td>" + esc(r[0]) + "</td><td>" + esc(r[1]) + "</td></tr>")
+	}
+	page := strings.NewReplacer("{{TITLE}}", esc(p.Title), "{{VERDICT}}", esc(p.Verdict), "{{OK}}", okClass, "{{WHY}}", why,
+		"{{NOTE}}", esc(note), "{{TEXT}}", text, "{{STATS}}", stats.String(), "{{DATA}}", string(data)).Replace(pageTemplate)
 	_, err = io.WriteString(w, page)
 	return err
 }
@@ -37,7 +75,8 @@ h1{font-size:20px;margin:0 0 4px} h2{font-size:16px;margin:18px 0 6px}
 table.stats td{padding:1px 10px 1px 0;font-variant-numeric:tabular-nums}
 svg text{font:12px ui-monospace,monospace}
 .op rect{fill:#cfe3ff;stroke:#3a6fb0}.op.stuck rect{fill:#ffcdd2;stroke:#c62828}.lin{fill:#1b5e20;font-weight:700}
-#why:empty{display:none}#why{background:#fff8e1;border:1px solid #ffe082;padding:6px;font-size:12px}.op.lit rect{fill:#ffd54f;stroke:#c77800}
+#whybox{background:#fff8e1;border:1px solid #ffe082;padding:6px;margin:10px 0;overflow-x:auto}#why{font-size:12px;margin:0 0 4px}
+#history{display:flex;max-width:100%}#hscroll{overflow-x:auto;flex:1;min-width:0}#historynames{flex:none}.sep{stroke:#e4e4e4}#astext pre{font-size:12px;overflow-x:auto}.note{color:#b00020}.op.lit rect{fill:#ffd54f;stroke:#c77800}
 .step line{stroke:#555;stroke-width:1.2}.step text{fill:#333}
 .step.fault line{stroke:#c62828;stroke-dasharray:4 3}.step.fault text{fill:#c62828}
 .step.lit line{stroke:#c77800;stroke-width:2.5}.step.lit text{fill:#c77800;font-weight:700}
@@ -49,12 +88,15 @@ svg text{font:12px ui-monospace,monospace}
 #states pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;margin:4px 0;white-space:pre-wrap;word-break:break-all;font-size:12px}
 </style></head>
 <body>
-<h1 id="title"></h1><div id="verdict" class="verdict"></div>
-<h2>History</h2><p>One bar per operation, from its invocation to its response; the numbers are the steps that invoked and answered it. Click an operation to light its steps.</p>
-<div id="history"></div><pre id="why"></pre>
+<h1 id="title">{{TITLE}}</h1><div id="verdict" class="verdict{{OK}}">{{VERDICT}}</div>
+<noscript><p class="note">JavaScript is off: the page cannot draw its history and schedule. What it would draw follows as text.</p></noscript>
+{{WHY}}
+<h2>History</h2><p id="historynote">{{NOTE}}</p>
+<div id="history"></div>
+{{TEXT}}
 <div id="layout"><div><h2>Schedule</h2><p>One lifeline per client and actor, one numbered arrow per delivery (faults dashed red). Hover or click a step.</p><div id="msc"></div></div>
 <div id="states"><h2 id="stateshead">States at the start</h2><div id="statesbody"></div></div></div>
-<h2>Run</h2><table class="stats" id="stats"></table>
+<h2>Run</h2><table class="stats" id="stats">{{STATS}}</table>
 <script id="data" type="application/json">{{DATA}}</script>
 <script>
 (function(){
@@ -62,20 +104,28 @@ svg text{font:12px ui-monospace,monospace}
 var P=JSON.parse(document.getElementById("data").textContent);
 var NS="http://www.w3.org/2000/svg";
 function el(tag,attrs,parent,text){var e=document.createElementNS(NS,tag);for(var k in attrs)e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;if(parent)parent.appendChild(e);return e;}
-document.title=P.title;document.getElementById("title").textContent=P.title;
-var v=document.getElementById("verdict");v.textContent=P.verdict;if(/^no violation|linearizable$/.test(P.verdict)&&!/not/.test(P.verdict))v.className="verdict ok";
-var st=document.getElementById("stats");(P.stats||[]).forEach(function(r){var tr=st.insertRow();tr.insertCell().textContent=r[0];tr.insertCell().textContent=r[1];});
+// The title, the verdict, the explanation, the figures and the text are in the page
+// already; the script draws.
 var ops=P.ops||[],steps=P.steps||[];
+if(!ops.length&&!steps.length)document.getElementById("history").style.display="none"; // nothing to draw
+var tx=document.getElementById("astext");if(tx)tx.open=false; // drawn: the text folds away
 // History: x by event index; each client's operations on as many rows (lanes) as keep one
 // operation's bar and label off the next's.
-document.getElementById("why").textContent=P.why?"Why it is not linearizable (#n: the operation's place in the longest linearizable prefix found):\n"+P.why:"";
-var X0=60,DX=Math.max(28,Math.min(60,700/Math.max(1,P.events))),RH=26,nc=P.clients;
-var hw=X0+DX*(P.events+1)+560,hs=el("svg",{width:hw,height:RH*nc+10,id:"historysvg"},document.getElementById("history"));
+// The clients' names stay in a column of their own while the bars scroll sideways.
+var X0=36,DX=Math.max(28,Math.min(60,700/Math.max(1,P.events))),RH=26,nc=P.clients;
+var hd=document.getElementById("history"),hn=el("svg",{width:40,height:RH*nc+10,id:"historynames"},hd),hsc=document.createElement("div");hsc.id="hscroll";hd.appendChild(hsc);
+var hw=X0+DX*(P.events+1)+560,hs=el("svg",{width:hw,height:RH*nc+10,id:"historysvg"},hsc);
+// Long outputs are cut in the drawing (the operation's tooltip, the explanation and the
+// text hold them whole), or their labels would push the client's operations onto ever
+// more rows.
+function cut(s,n){return s.length>n?s.slice(0,n-1)+"…":s;}
 var opEls=ops.map(function(o,k){
   var g=el("g",{"class":"op"+(o.stuck?" stuck":""),"data-op":k},hs),y=4; // on its lane below
   var x1=X0+DX*o.call,x2=o.ret<0?X0+DX*P.events+DX/2:X0+DX*o.ret;
   el("rect",{x:x1,y:y,width:Math.max(4,x2-x1),height:RH-8,rx:3},g);
-  var lab=o.label+(o.ret<0?" (no response)":" → "+o.output)+(steps.length?"   [@"+o.callStep+(o.retStep<0?"":"→@"+o.retStep)+"]":"");
+  var full=o.label+(o.ret<0?" (no response)":" → "+o.output)+(steps.length?"   [@"+o.callStep+(o.retStep<0?"":"→@"+o.retStep)+"]":"");
+  var lab=o.stuck?full:cut(o.label,40)+(o.ret<0?" (no response)":" → "+cut(o.output,30))+(steps.length?"   [@"+o.callStep+(o.retStep<0?"":"→@"+o.retStep)+"]":"");
+  el("title",{},g,full+(o.stuck?"; the specification answers "+o.expected:""));
   if(o.stuck)lab+="   ✗ cannot follow the linearizable prefix: the specification answers "+o.expected;
   el("text",{x:x2+6,y:y+13},g,lab);
   if(o.lin>0)el("text",{"class":"lin",x:x1-4,y:y+13,"text-anchor":"end"},g,"#"+o.lin);
@@ -89,9 +139,9 @@ var opEls=ops.map(function(o,k){
 var lanes=[],laneOf=[];for(var c=0;c<nc;c++)lanes.push([]);
 ops.map(function(o,k){return k;}).sort(function(a,b){return ops[a].client-ops[b].client||ops[a].call-ops[b].call;}).forEach(function(k){
   var bb=opEls[k].getBBox(),L=lanes[ops[k].client],i=0;while(i<L.length&&L[i]>bb.x-8)i++;L[i]=bb.x+bb.width;laneOf[k]=i;});
-var rowOf=[],rows=0;for(var c=0;c<nc;c++){rowOf.push(rows);el("text",{x:4,y:RH*rows+18},hs,P.lifelines[c]);rows+=Math.max(1,lanes[c].length);}
+var rowOf=[],rows=0;for(var c=0;c<nc;c++){rowOf.push(rows);el("text",{x:4,y:RH*rows+18},hn,P.lifelines[c]);if(c>0){el("line",{"class":"sep",x1:0,x2:hw,y1:RH*rows+1,y2:RH*rows+1},hs);el("line",{"class":"sep",x1:0,x2:40,y1:RH*rows+1,y2:RH*rows+1},hn);}rows+=Math.max(1,lanes[c].length);}
 opEls.forEach(function(g,k){g.setAttribute("transform","translate(0,"+RH*(rowOf[ops[k].client]+laneOf[k])+")");});
-hs.setAttribute("height",RH*rows+10);
+hs.setAttribute("height",RH*rows+10);hn.setAttribute("height",RH*rows+10);
 // Message sequence chart.
 var L=P.lifelines.length,CW=120,MX=70,SY=46,DY=30;
 var ms=el("svg",{width:MX*2+CW*(L-1)+100,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
@@ -120,6 +170,13 @@ function select(j,k,hover){
   if(k!==null){opEls[k].classList.add("lit");[ops[k].callStep,ops[k].retStep].forEach(function(s){if(s>0)stepEls[s-1].classList.add("lit");});document.body.setAttribute("data-selected-op",k);}
 }
 showStates(null);
+// The operation that cannot follow: brought into the history's view at once, and lit by
+// the link under the explanation.
+var stuck=-1;ops.forEach(function(o,k){if(o.stuck)stuck=k;});
+function toStuck(){var b=opEls[stuck].getBBox();hsc.scrollLeft=Math.max(0,b.x-Math.min(200,hsc.clientWidth/4));}
+if(stuck>=0){toStuck();var sl=document.getElementById("showstuck");if(sl)sl.addEventListener("click",function(e){e.preventDefault();select(null,stuck);toStuck();opEls[stuck].scrollIntoView({block:"center",inline:"nearest"});});
+  var sr=opEls[stuck].getBoundingClientRect(),hr=hsc.getBoundingClientRect();document.body.setAttribute("data-stuck-in-view",sr.x>=hr.x&&sr.x<hr.x+hr.width?"true":"false");}
+document.body.setAttribute("data-page-wider",document.documentElement.scrollWidth>document.documentElement.clientWidth?"true":"false");
 var h=/step=(\d+)/.exec(location.hash);if(h&&+h[1]>=1&&+h[1]<=steps.length)select(+h[1]-1,null); // a link to a step: report.html#step=4
 document.body.setAttribute("data-ops-drawn",document.querySelectorAll("#historysvg .op").length);
 // Pairs of operations whose drawings (bar, label, place number) meet: 0 on a readable page.

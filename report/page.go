@@ -26,6 +26,12 @@ type Page struct {
 	Events int `json:"events"`
 	// Why explains a violation of linearizability (ExplainViolation); "" if none.
 	Why string `json:"why"`
+	// Recorded marks the page of a recorded history (NewHistoryPage): no schedule, and
+	// the operations placed by the order of the history's call and return times.
+	Recorded bool `json:"recorded"`
+	// Text is what the page draws, as text (TextMode, or a recorded history's
+	// operations), for a reader without JavaScript; "" when there is nothing to draw.
+	Text string `json:"-"`
 }
 
 // PageOp is one operation of the history.
@@ -104,6 +110,9 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 	}
 	events := s.Events()
 	p.Events = len(events)
+	if len(steps) > 0 || len(events) > 0 {
+		p.Text = TextMode(sys, steps, events, reflective)
+	}
 	spec := sys.Harness.Spec()
 	hops := histories.Operations(sys.Harness, events)
 	lin := map[int]int{}
