@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -207,7 +208,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	st := &stepper{cfg: cfg, nw: nw, procs: procs, run: run, stop: make(chan struct{}), t0: t0}
 	if cfg.Replay != nil {
 		seed = cfg.Replay.Seed
-		st.script = slices.Clone(cfg.Replay.Steps)
+		st.replay, st.script = true, slices.Clone(cfg.Replay.Steps)
 	}
 	var wg sync.WaitGroup
 	// Whatever happens, stop the scheduler, every process and every interceptor, then
@@ -365,8 +366,10 @@ func writeEvents(dir string, events []string, sched Schedule) error {
 	return nil
 }
 
-// LoadSchedule reads a schedule.json written by an iteration. A ravel check
-// counterexample (a --out file) is refused with an error that says to use ravel replay.
+// LoadSchedule reads a schedule.json written by an iteration and checks it with
+// Validate(0): a file with no steps, an unknown op or an unknown field is refused, the
+// error naming path. A ravel check counterexample (a --out file) is refused with an
+// error that says to use ravel replay.
 func LoadSchedule(path string) (*Schedule, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -379,8 +382,13 @@ func LoadSchedule(path string) (*Schedule, error) {
 		return nil, fmt.Errorf("%s is a ravel check counterexample (%s): replay it with `ravel replay %s`; --replay takes the schedule.json of a ravel run iteration", path, kind.Format, path)
 	}
 	var s Schedule
-	if err := json.Unmarshal(b, &s); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("%s: not the schedule.json of a ravel run iteration: %w", path, err)
+	}
+	if err := s.Validate(0); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &s, nil
 }

@@ -1,8 +1,10 @@
 package live
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,6 +30,47 @@ type Schedule struct {
 	Steps []Step `json:"steps"`
 }
 
+// stepOps are the operations a step may have.
+var stepOps = []string{"deliver", "drop", "crash", "restart", "partition", "heal"}
+
+// Validate reports what makes s not a schedule a replay of a cluster of nodes nodes can
+// re-impose: no steps, an unknown op, or a node out of range (a sender may be -1,
+// unknown; nodes ≤ 0 skips the range checks).
+func (s *Schedule) Validate(nodes int) error {
+	if len(s.Steps) == 0 {
+		return errors.New("no steps (not the schedule.json of a ravel run iteration)")
+	}
+	for i, st := range s.Steps {
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("step %d (%s): %s", i, st.Op, fmt.Sprintf(format, args...))
+		}
+		if !slices.Contains(stepOps, st.Op) {
+			return fmt.Errorf("step %d: unknown op %q (valid: %s)", i, st.Op, strings.Join(stepOps, ", "))
+		}
+		if nodes <= 0 {
+			continue
+		}
+		switch st.Op {
+		case "deliver", "drop":
+			if st.From < -1 || st.From >= nodes {
+				return bad("from %d: the cluster has nodes 0 to %d (-1: unknown sender)", st.From, nodes-1)
+			}
+			if st.To < 0 || st.To >= nodes {
+				return bad("to %d: the cluster has nodes 0 to %d", st.To, nodes-1)
+			}
+		case "crash", "restart":
+			if st.Node < 0 || st.Node >= nodes {
+				return bad("node %d: the cluster has nodes 0 to %d", st.Node, nodes-1)
+			}
+		case "partition":
+			if len(st.Group) != nodes {
+				return bad("group %v: want one entry per node (%d)", st.Group, nodes)
+			}
+		}
+	}
+	return nil
+}
+
 // stepper is the test engine's loop: after the wait duration it takes one step — deliver
 // the message the sampler picks, or, with the faults' probability and while budgets last,
 // inject a fault (drop that message instead, crash a node, restart a crashed one,
@@ -41,7 +84,8 @@ type stepper struct {
 	run     int
 	stop    chan struct{}
 	t0      time.Time
-	script  []Step // the schedule a replay follows; nil otherwise
+	replay  bool   // a replay: follow script, never sample faults
+	script  []Step // the recorded steps a replay has yet to re-impose
 
 	mu       sync.Mutex
 	faultsOn bool
@@ -97,11 +141,11 @@ func (s *stepper) loop() {
 		}
 		held := s.nw.Held()
 		s.announce(held)
-		if len(s.script) > 0 {
+		if s.replay && len(s.script) > 0 {
 			s.replayStep(held)
 			continue
 		}
-		if s.script == nil && s.faultsEnabled() && s.fault(held) {
+		if !s.replay && s.faultsEnabled() && s.fault(held) {
 			continue
 		}
 		if len(held) == 0 {

@@ -67,6 +67,9 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return exitUsage, usagef("run: --replay: %v", err)
 		}
+		if err := sched.Validate(cfg.Nodes.Count); err != nil {
+			return exitUsage, usagef("run: --replay: %s: %v", *replay, err)
+		}
 		cfg.Replay = sched
 		cfg.StopOnViolation = false // the point is how often it reproduces
 	}
@@ -143,7 +146,7 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 		plural(len(done), "iteration"), mark, rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused, total.Held,
 		faults.Drop, faults.Crash, faults.Restart, faults.Partition, faults.Heal, rep.Seed)
 	if cfg.Replay != nil {
-		fmt.Fprintf(stdout, "replay of %s: the violation reproduced in %d of %d replays\n", replay, rep.Violations, len(done))
+		fmt.Fprintln(stdout, replayTally(replay, done))
 	}
 	if rep.Violations == 0 {
 		return false
@@ -156,4 +159,24 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 		}
 	}
 	return true
+}
+
+// replayTally is the replay's line: in how many replays the violation reproduced. A
+// replay that re-imposed no recorded step reproduced nothing, whatever its verdict, and
+// is counted apart.
+func replayTally(replay string, done []live.IterationReport) string {
+	reproduced, empty := 0, 0
+	for _, ir := range done {
+		switch {
+		case ir.Followed == 0:
+			empty++
+		case ir.Verdict == wgl.NotLinearizable:
+			reproduced++
+		}
+	}
+	line := fmt.Sprintf("replay of %s: the violation reproduced in %d of %d replays", replay, reproduced, len(done))
+	if empty > 0 {
+		line += fmt.Sprintf(" (%d re-imposed no recorded step)", empty)
+	}
+	return line
 }
