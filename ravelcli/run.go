@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -32,8 +33,8 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.SetOutput(io.Discard)
 	seed := fs.Uint64("seed", 0, "the session's seed (default: the config's)")
 	iterations := fs.Int("iterations", 0, "iterations (default: the config's)")
-	out := fs.String("out", "", "output directory (default: the config's output)")
-	replay := fs.String("replay", "", "re-impose the schedule.json of a recorded iteration in every iteration, and report how often it reproduces the violation")
+	out := fs.String("out", "", "output directory, relative to the current directory (default: the config's output:, relative to the config file's directory)")
+	replay := fs.String("replay", "", "re-impose the schedule.json of a recorded iteration (a path relative to the current directory) in every iteration, and report how often it reproduces the violation")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			c.printHelp(stdout, runUsage, fs)
@@ -60,7 +61,11 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		cfg.Iterations = *iterations
 	}
 	if seen["out"] {
-		cfg.Output = *out
+		dir, err := runOutDir(*out)
+		if err != nil {
+			return exitUsage, err
+		}
+		cfg.Output = dir
 	}
 	if *replay != "" {
 		sched, err := live.LoadSchedule(*replay)
@@ -117,6 +122,21 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitViolation, nil
 	}
 	return exitOK, nil
+}
+
+// runOutDir is the output directory --out names: a path on the command line is relative
+// to the current directory (the config's output: key is relative to the config file's),
+// so it is made absolute here. "-" is refused: the report goes to standard output, and a
+// directory named - is rarely what was meant.
+func runOutDir(out string) (string, error) {
+	if out == "-" {
+		return "", usagef("run: --out -: an output must be a directory: standard output is where the report goes (a directory named - is ./-)")
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return "", usagef("run: --out %s: %v", out, err)
+	}
+	return abs, nil
 }
 
 // printRunSummary prints the total line over the iterations done (marked when the run

@@ -64,3 +64,35 @@ func TestReplayTally(t *testing.T) {
 		})
 	}
 }
+
+// TestRunOutRelativeToCwd: --out is relative to the current directory, like every path
+// on the command line (it was taken relative to the config's directory); --out - is
+// refused (it made a directory named -).
+func TestRunOutRelativeToCwd(t *testing.T) {
+	path := writeConfig(t, "nodes:\n  count: 1\n  command: [/bin/sh, -c, 'exit 7']\n  start_timeout: 5s\noutput: out\n", "")
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", "--out", "rel", path}, &stdout, &stderr); code != exitUsage {
+		t.Errorf("exit %d, want %d (the node exits at once)", code, exitUsage)
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "rel", "iter-000")); err != nil {
+		t.Errorf("--out rel: %v, want rel/iter-000 in the current directory", err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "rel")); err == nil {
+		t.Errorf("--out rel was written beside the config")
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"run", "--out", "-", path}, &stdout, &stderr); code != exitUsage {
+		t.Errorf("--out -: exit %d, want %d", code, exitUsage)
+	}
+	if want := "run: --out -: an output must be a directory"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("--out -: stderr %q lacks %q", stderr.String(), want)
+	}
+	for _, d := range []string{cwd, filepath.Dir(path)} {
+		if _, err := os.Stat(filepath.Join(d, "-")); err == nil {
+			t.Errorf("--out - made %s", filepath.Join(d, "-"))
+		}
+	}
+}
