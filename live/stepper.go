@@ -1,6 +1,7 @@
 package live
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,8 +11,11 @@ import (
 )
 
 // Step is one executed step of an iteration, as recorded in schedule.json and re-imposed
-// by a replay: a delivery or drop (of the message with that sender, receiver and kind),
-// or a fault.
+// by a replay: a delivery or drop (of the message with that sender, receiver and kind;
+// sender -1 when the translator could not tell), or a fault: crash or restart of Node,
+// partition into Group (Group[i] is node i's side: [0 1 0] cuts n1 off from n0 and n2),
+// heal. schedule.json holds every field its op uses, zeros included (MarshalJSON); a
+// field left out reads as zero, as older files wrote them.
 type Step struct {
 	Op    string `json:"op"` // deliver, drop, crash, restart, partition, heal
 	Msg   MsgID  `json:"msg,omitempty"`
@@ -20,6 +24,60 @@ type Step struct {
 	Kind  string `json:"kind,omitempty"`
 	Node  int    `json:"node,omitempty"`
 	Group []int  `json:"group,omitempty"`
+}
+
+// MarshalJSON writes the fields s.Op uses, every one even when zero: a delivery from n0
+// of m0 reads "from":0, not as a step with no sender.
+func (s Step) MarshalJSON() ([]byte, error) {
+	switch s.Op {
+	case "deliver", "drop":
+		return json.Marshal(struct {
+			Op   string `json:"op"`
+			Msg  MsgID  `json:"msg"`
+			From int    `json:"from"`
+			To   int    `json:"to"`
+			Kind string `json:"kind"`
+		}{s.Op, s.Msg, s.From, s.To, s.Kind})
+	case "crash", "restart":
+		return json.Marshal(struct {
+			Op   string `json:"op"`
+			Node int    `json:"node"`
+		}{s.Op, s.Node})
+	case "partition":
+		return json.Marshal(struct {
+			Op    string `json:"op"`
+			Group []int  `json:"group"`
+		}{s.Op, s.Group})
+	}
+	type plain Step // every field, without this method
+	return json.Marshal(plain(s))
+}
+
+// nodeName is how events and the replay log write a node: n2, or ? for a sender the
+// translator could not tell.
+func nodeName(i int) string {
+	if i < 0 {
+		return "?"
+	}
+	return fmt.Sprintf("n%d", i)
+}
+
+// partitionString writes a partition's groups as events.txt shows them:
+// [0 1 0] is "{n0 n2} | {n1}".
+func partitionString(group []int) string {
+	var sides []int
+	members := map[int][]string{}
+	for i, g := range group {
+		if _, ok := members[g]; !ok {
+			sides = append(sides, g)
+		}
+		members[g] = append(members[g], nodeName(i))
+	}
+	var parts []string
+	for _, g := range sides {
+		parts = append(parts, "{"+strings.Join(members[g], " ")+"}")
+	}
+	return strings.Join(parts, " | ")
 }
 
 // Schedule is the executed steps of one iteration: what a replay re-imposes, with the
@@ -120,11 +178,7 @@ func (s *stepper) logf(format string, args ...any) {
 }
 
 func describe(m Message) string {
-	from := "?"
-	if m.From >= 0 {
-		from = fmt.Sprintf("n%d", m.From)
-	}
-	return fmt.Sprintf("m%d %s→n%d %s", m.ID, from, m.To, m.Summary)
+	return fmt.Sprintf("m%d %s→%s %s", m.ID, nodeName(m.From), nodeName(m.To), m.Summary)
 }
 
 func (s *stepper) loop() {
@@ -314,7 +368,7 @@ func (s *stepper) partition(group []int) {
 	cut := s.nw.Partition(group)
 	s.faults.Partition++
 	s.executed = append(s.executed, Step{Op: "partition", Group: group})
-	s.logf("partition %v (%d held messages cut)", group, cut)
+	s.logf("partition %v: %s (%d held messages cut)", group, partitionString(group), cut)
 }
 
 func (s *stepper) heal() {
@@ -351,7 +405,7 @@ func (s *stepper) replayStep(held []Message) {
 				return
 			}
 			s.diverged++
-			s.logf("replay: no %s n%d→n%d %s within %s; skipped", st.Op, st.From, st.To, st.Kind, s.cfg.Scheduler.Patience)
+			s.logf("replay: no %s %s→%s %s within %s; skipped", st.Op, nodeName(st.From), nodeName(st.To), st.Kind, s.cfg.Scheduler.Patience)
 			next()
 			return
 		}
