@@ -195,28 +195,57 @@ func (s *stepper) loop() {
 		}
 		held := s.nw.Held()
 		s.announce(held)
-		if s.replay && len(s.script) > 0 {
-			s.replayStep(held)
+		if s.pass(held) {
 			continue
 		}
-		if !s.replay && s.faultsEnabled() && s.fault(held) {
-			continue
+		select {
+		case <-s.stop:
+			return
+		case <-s.nw.Arrived():
+		case <-time.After(20 * wait):
 		}
-		if len(held) == 0 {
-			select {
-			case <-s.stop:
-				return
-			case <-s.nw.Arrived():
-			case <-time.After(20 * wait):
-			}
-			continue
-		}
-		enabled := make([]MsgID, len(held))
-		for i, m := range held {
-			enabled[i] = m.ID
-		}
-		s.deliver(held, s.sampler.Next(enabled), false)
 	}
+}
+
+// pass takes the next step with the messages held now, and reports whether it took one:
+// in a replay the next recorded step; otherwise a restart due after restart_after, or,
+// when a message is held, one scheduling decision — a fault, by the faults' draws, or
+// the sampler's delivery. A pass with nothing held and nothing due is idle and draws
+// nothing, so that a seed fixes the sequence of fault decisions whatever the number of
+// idle passes (which depends on timing).
+func (s *stepper) pass(held []Message) bool {
+	if s.replay {
+		if len(s.script) > 0 {
+			s.replayStep(held)
+			return true
+		}
+	} else if s.faultsEnabled() && s.restartDue() {
+		return true
+	}
+	if len(held) == 0 {
+		return false
+	}
+	if !s.replay && s.faultsEnabled() && s.fault(held) {
+		return true
+	}
+	enabled := make([]MsgID, len(held))
+	for i, m := range held {
+		enabled[i] = m.ID
+	}
+	s.deliver(held, s.sampler.Next(enabled), false)
+	return true
+}
+
+// restartDue restarts a node down longer than restart_after, so that the cluster
+// recovers, and reports whether it did. It draws nothing.
+func (s *stepper) restartDue() bool {
+	for i := range s.downSince {
+		if !s.downSince[i].IsZero() && time.Since(s.downSince[i]) > s.cfg.Faults.Restart {
+			s.restart(i)
+			return true
+		}
+	}
+	return false
 }
 
 // deliver delivers (or drops) held message id and tells the sampler.
@@ -269,18 +298,12 @@ func (s *stepper) announce(held []Message) {
 	}
 }
 
-// fault injects a fault when the draw says so and one is enabled; it reports whether it
-// took the step.
+// fault injects a fault instead of a delivery when the draw says so and one is enabled;
+// it reports whether it took the step. It is called once per scheduling decision (with
+// held not empty), never on idle passes.
 func (s *stepper) fault(held []Message) bool {
 	f := s.cfg.Faults
 	n := s.procs.N()
-	// A node down longer than restart_after is restarted, so that the cluster recovers.
-	for i := range n {
-		if !s.downSince[i].IsZero() && time.Since(s.downSince[i]) > f.Restart {
-			s.restart(i)
-			return true
-		}
-	}
 	if f.Probability == 0 || float64(s.chooser.IntN(1_000_000)) >= f.Probability*1_000_000 {
 		return false
 	}
