@@ -208,7 +208,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	st := &stepper{cfg: cfg, nw: nw, procs: procs, run: run, stop: make(chan struct{}), t0: t0}
 	if cfg.Replay != nil {
 		seed = cfg.Replay.Seed
-		st.replay, st.script = true, slices.Clone(cfg.Replay.Steps)
+		st.replay, st.script = true, replayScript(cfg.Replay)
 	}
 	var wg sync.WaitGroup
 	// Whatever happens, stop the scheduler, every process and every interceptor, then
@@ -227,7 +227,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 		ir.Leftover = Alive(ir.Started)
 		ir.Steps, ir.Faults, ir.Net = st.steps, st.faults, nw.Counts()
 		ir.Followed, ir.Diverged = st.followed, st.diverged
-		ir.Schedule = Schedule{Seed: seed, Run: run, Steps: st.executed}
+		ir.Schedule = Schedule{Seed: seed, Run: run, Steps: st.executed, Startup: st.startupSteps()}
 		ir.Duration = time.Since(t0)
 		if werr := writeEvents(ir.Dir, st.events, ir.Schedule); werr != nil && err == nil {
 			err = werr

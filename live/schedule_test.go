@@ -23,6 +23,8 @@ func TestLoadScheduleRefuses(t *testing.T) {
 		{"no op", `{"seed":1,"run":0,"steps":[{"op":"heal"},{"to":1}]}`, `step 1: unknown op ""`},
 		{"unknown field", `{"seed":1,"run":0,"steps":[{"op":"deliver","sender":1}]}`, `unknown field "sender"`},
 		{"an array", `[]`, "not the schedule.json"},
+		{"all start-up", `{"seed":1,"steps":[{"op":"heal"}],"startup":1}`, "startup 1: want 0 to 0"},
+		{"negative start-up", `{"seed":1,"steps":[{"op":"heal"}],"startup":-1}`, "startup -1"},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {

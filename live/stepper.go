@@ -86,6 +86,13 @@ type Schedule struct {
 	Seed  uint64 `json:"seed"`
 	Run   int    `json:"run"`
 	Steps []Step `json:"steps"`
+	// Startup is how many of Steps were taken while the cluster started, before every
+	// node was healthy. A replay does not re-impose them: it lets start-up traffic
+	// through as the sampler picks it, as the run did (with no faults then), because a
+	// starting cluster's messages come on its timers (etcd's election), not in the
+	// recorded order, and holding all but the next recorded one kept etcd from ever
+	// electing a leader. (0 in files written before it was recorded.)
+	Startup int `json:"startup"`
 }
 
 // stepOps are the operations a step may have.
@@ -97,6 +104,9 @@ var stepOps = []string{"deliver", "drop", "crash", "restart", "partition", "heal
 func (s *Schedule) Validate(nodes int) error {
 	if len(s.Steps) == 0 {
 		return errors.New("no steps (not the schedule.json of a ravel run iteration)")
+	}
+	if s.Startup < 0 || s.Startup >= len(s.Steps) {
+		return fmt.Errorf("startup %d: want 0 to %d, fewer than the %d steps (a replay re-imposes the steps after start-up)", s.Startup, len(s.Steps)-1, len(s.Steps))
 	}
 	for i, st := range s.Steps {
 		bad := func(format string, args ...any) error {
@@ -146,7 +156,7 @@ type stepper struct {
 	script  []Step // the recorded steps a replay has yet to re-impose
 
 	mu       sync.Mutex
-	faultsOn bool
+	faultsOn bool // set once every node is healthy: start-up is over
 
 	seen      MsgID // messages below seen were announced to the sampler
 	pending   []MsgID
@@ -156,6 +166,8 @@ type stepper struct {
 	faults    FaultCounts
 	events    []string
 	executed  []Step
+	startup   int       // steps executed before every node was healthy
+	up        bool      // startup is counted
 	followed  int       // replay: recorded steps re-imposed
 	diverged  int       // replay: recorded deliveries whose message never showed up
 	waiting   time.Time // replay: since when the next recorded message is awaited
@@ -214,8 +226,13 @@ func (s *stepper) loop() {
 // nothing, so that a seed fixes the sequence of fault decisions whatever the number of
 // idle passes (which depends on timing).
 func (s *stepper) pass(held []Message) bool {
+	healthy := s.faultsEnabled()
+	if healthy && !s.up {
+		s.up, s.startup = true, len(s.executed)
+	}
 	if s.replay {
-		if len(s.script) > 0 {
+		// Start-up passes as the sampler picks it; the script starts once it is over.
+		if len(s.script) > 0 && healthy {
 			s.replayStep(held)
 			return true
 		}
@@ -402,8 +419,25 @@ func (s *stepper) heal() {
 	s.logf("heal")
 }
 
+// replayScript is the steps a replay of sched re-imposes: those after the cluster's
+// start-up.
+func replayScript(sched *Schedule) []Step {
+	return slices.Clone(sched.Steps[min(max(sched.Startup, 0), len(sched.Steps)):])
+}
+
+// startupSteps is Schedule.Startup of the iteration the stepper ran: every step when
+// the cluster never became healthy. Call it once the loop has returned.
+func (s *stepper) startupSteps() int {
+	if !s.up {
+		return len(s.executed)
+	}
+	return s.startup
+}
+
 // replayStep re-imposes the next recorded step: a fault at once; a delivery or drop when
-// a held message with the recorded sender, receiver and kind shows up (the oldest such),
+// a held message with the recorded sender, receiver and kind shows up (the oldest such;
+// an unknown sender, recorded or held, matches any: the translator names etcd's senders
+// only once it has seen a message to them, which timing decides),
 // or, when none has for the patience, skipping it as diverged (real processes do not
 // repeat themselves exactly).
 func (s *stepper) replayStep(held []Message) {
@@ -419,7 +453,9 @@ func (s *stepper) replayStep(held []Message) {
 	case "heal":
 		s.heal()
 	default:
-		i := slices.IndexFunc(held, func(m Message) bool { return m.From == st.From && m.To == st.To && m.Kind == st.Kind })
+		i := slices.IndexFunc(held, func(m Message) bool {
+			return (m.From == st.From || m.From < 0 || st.From < 0) && m.To == st.To && m.Kind == st.Kind
+		})
 		if i < 0 {
 			if s.waiting.IsZero() {
 				s.waiting = time.Now()

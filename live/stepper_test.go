@@ -100,3 +100,41 @@ func TestFaultDrawsPerStep(t *testing.T) {
 		}
 	})
 }
+
+// TestReplayStartup: a replay lets the cluster's start-up traffic through as the sampler
+// picks it (the run did the same, with no faults) and re-imposes the recorded steps from
+// the first after start-up; a recorded unknown sender matches any. Holding all but the
+// next recorded start-up message kept etcd from electing a leader, and its recorded
+// start-up senders were unknown (-1) while the replay's held messages had theirs.
+func TestReplayStartup(t *testing.T) {
+	t.Run("start-up passes, then the script", func(t *testing.T) {
+		s, _ := passStepper(t, 0, true, 3)
+		s.faultsOn = false // starting
+		s.script = replayScript(&Schedule{Startup: 1, Steps: []Step{
+			{Op: "deliver", From: 2, To: 0, Kind: "start-up"},
+			{Op: "deliver", From: -1, To: 1, Kind: "k"},
+		}})
+		s.announce(s.nw.Held())
+		if !s.pass(s.nw.Held()) || len(s.executed) != 1 || s.followed != 0 {
+			t.Fatalf("while starting: executed %v, %d followed; want one delivery by the sampler", s.executed, s.followed)
+		}
+		s.enableFaults()
+		if !s.pass(s.nw.Held()) || len(s.executed) != 2 || s.followed != 1 || s.diverged != 0 {
+			t.Fatalf("once healthy: executed %v, %d followed, %d diverged; want the recorded step ?→n1 k followed", s.executed, s.followed, s.diverged)
+		}
+		if got := s.startupSteps(); got != 1 {
+			t.Errorf("startup %d, want 1", got)
+		}
+	})
+	t.Run("a run records its start-up", func(t *testing.T) {
+		s, _ := passStepper(t, 0, false, 2)
+		s.faultsOn = false
+		s.announce(s.nw.Held())
+		s.pass(s.nw.Held())
+		s.enableFaults()
+		s.pass(s.nw.Held())
+		if got := s.startupSteps(); len(s.executed) != 2 || got != 1 {
+			t.Errorf("%d steps, startup %d; want 2 and 1", len(s.executed), got)
+		}
+	})
+}
