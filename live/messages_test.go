@@ -38,7 +38,7 @@ func TestLoadScheduleOfACheckFile(t *testing.T) {
 	for _, tc := range []struct{ name, json, want string }{
 		{"check file", `{"format":"ravel-violation/2","run":{"system":"register"},"violation":{}}`, "is a ravel check counterexample (ravel-violation/2): replay it with `ravel replay "},
 		{"not a schedule", `[1]`, "not the schedule.json of a ravel run iteration"},
-		{"a schedule", `{"seed":3,"run":1,"steps":[]}`, ""},
+		{"a schedule", `{"seed":3,"run":1,"steps":[{"op":"heal"}]}`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".json")

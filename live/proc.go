@@ -167,13 +167,17 @@ func (p *Procs) Pid(i int) int {
 
 // Crash kills node i's process group with SIGKILL and waits for the node to be reaped.
 // Crashing a node that is not running does nothing.
-func (p *Procs) Crash(i int) error {
+func (p *Procs) Crash(i int) error { return p.kill(i, "crash") }
+
+// kill is Crash, logged in the node's log as what (a crash injected, or the stop at the
+// end of an iteration, which is no fault).
+func (p *Procs) kill(i int, what string) error {
 	p.mu.Lock()
 	n := p.nodes[i]
 	run, done := n.run, n.done
 	n.run, n.done = nil, nil
 	if n.log != nil && run != nil {
-		fmt.Fprintf(n.log, "=== ravel: crash node %d (SIGKILL to group %d) at %s\n", i, run.Process.Pid, time.Now().UTC().Format(time.RFC3339Nano))
+		fmt.Fprintf(n.log, "=== ravel: %s node %d (SIGKILL to group %d) at %s\n", what, i, run.Process.Pid, time.Now().UTC().Format(time.RFC3339Nano))
 	}
 	p.mu.Unlock()
 	if run == nil {
@@ -181,7 +185,7 @@ func (p *Procs) Crash(i int) error {
 	}
 	pid := run.Process.Pid
 	if err := killGroup(pid); err != nil {
-		return fmt.Errorf("live: crash node %d (pgid %d): %w", i, pid, err)
+		return fmt.Errorf("live: %s node %d (pgid %d): %w", what, i, pid, err)
 	}
 	<-done
 	// Other members of the group die asynchronously; wait until none is left alive.
@@ -191,7 +195,7 @@ func (p *Procs) Crash(i int) error {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return fmt.Errorf("live: crash node %d: process group %d still alive 5s after SIGKILL", i, pid)
+	return fmt.Errorf("live: %s node %d: process group %d still alive 5s after SIGKILL", what, i, pid)
 }
 
 // Restart starts node i again on its data directory; it crashes it first if it is
@@ -203,12 +207,12 @@ func (p *Procs) Restart(i int) error {
 	return p.Start(i)
 }
 
-// Stop crashes every node and refuses to start any again; it closes the logs. It is safe
-// to call more than once.
+// Stop kills every node as Crash does (logged as a stop, not a crash) and refuses to
+// start any again; it closes the logs. It is safe to call more than once.
 func (p *Procs) Stop() error {
 	var errs []error
 	for i := range p.nodes {
-		errs = append(errs, p.Crash(i))
+		errs = append(errs, p.kill(i, "stop"))
 	}
 	p.mu.Lock()
 	p.closed = true

@@ -110,6 +110,18 @@ func TestProcsCrashRestartStop(t *testing.T) {
 	if n := strings.Count(string(log), "node up"); n != 2 {
 		t.Fatalf("node 0's log has %d lines from the node, want 2:\n%s", n, log)
 	}
+	// The crash is logged as one, the end's stop as a stop (it used to read "crash" too).
+	for i, want := range []struct{ crash, stop int }{{1, 1}, {0, 1}} {
+		b, err := os.ReadFile(cmds[i].LogPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crash := strings.Count(string(b), "=== ravel: crash node "+strconv.Itoa(i))
+		stop := strings.Count(string(b), "=== ravel: stop node "+strconv.Itoa(i))
+		if crash != want.crash || stop != want.stop {
+			t.Errorf("node %d's log: %d crash and %d stop lines, want %d and %d:\n%s", i, crash, stop, want.crash, want.stop, b)
+		}
+	}
 }
 
 func TestProcsExited(t *testing.T) {

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -212,7 +213,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	st := &stepper{cfg: cfg, nw: nw, procs: procs, run: run, stop: make(chan struct{}), t0: t0}
 	if cfg.Replay != nil {
 		seed = cfg.Replay.Seed
-		st.script = slices.Clone(cfg.Replay.Steps)
+		st.replay, st.script = true, replayScript(cfg.Replay)
 	}
 	var wg sync.WaitGroup
 	// Whatever happens, stop the scheduler, every process and every interceptor, then
@@ -231,7 +232,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 		ir.Leftover = Alive(ir.Started)
 		ir.Steps, ir.Faults, ir.Net = st.steps, st.faults, nw.Counts()
 		ir.Followed, ir.Diverged = st.followed, st.diverged
-		ir.Schedule = Schedule{Seed: seed, Run: run, Steps: st.executed}
+		ir.Schedule = Schedule{Seed: seed, Run: run, Steps: st.executed, Startup: st.startupSteps()}
 		ir.Duration = time.Since(t0)
 		if werr := writeEvents(ir.Dir, st.events, ir.Schedule); werr != nil && err == nil {
 			err = werr
@@ -371,8 +372,10 @@ func writeEvents(dir string, events []string, sched Schedule) error {
 	return nil
 }
 
-// LoadSchedule reads a schedule.json written by an iteration. A ravel check
-// counterexample (a --out file) is refused with an error that says to use ravel replay.
+// LoadSchedule reads a schedule.json written by an iteration and checks it with
+// Validate(0): a file with no steps, an unknown op or an unknown field is refused, the
+// error naming path. A ravel check counterexample (a --out file) is refused with an
+// error that says to use ravel replay.
 func LoadSchedule(path string) (*Schedule, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -385,8 +388,13 @@ func LoadSchedule(path string) (*Schedule, error) {
 		return nil, fmt.Errorf("%s is a ravel check counterexample (%s): replay it with `ravel replay %s`; --replay takes the schedule.json of a ravel run iteration", path, kind.Format, path)
 	}
 	var s Schedule
-	if err := json.Unmarshal(b, &s); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("%s: not the schedule.json of a ravel run iteration: %w", path, err)
+	}
+	if err := s.Validate(0); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &s, nil
 }

@@ -1,15 +1,21 @@
 package live
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
 
 // Step is one executed step of an iteration, as recorded in schedule.json and re-imposed
-// by a replay: a delivery or drop (of the message with that sender, receiver and kind),
-// or a fault.
+// by a replay: a delivery or drop (of the message with that sender, receiver and kind;
+// sender -1 when the translator could not tell), or a fault: crash or restart of Node,
+// partition into Group (Group[i] is node i's side: [0 1 0] cuts n1 off from n0 and n2),
+// heal. schedule.json holds every field its op uses, zeros included (MarshalJSON); a
+// field left out reads as zero, as older files wrote them.
 type Step struct {
 	Op    string `json:"op"` // deliver, drop, crash, restart, partition, heal
 	Msg   MsgID  `json:"msg,omitempty"`
@@ -20,12 +26,117 @@ type Step struct {
 	Group []int  `json:"group,omitempty"`
 }
 
+// MarshalJSON writes the fields s.Op uses, every one even when zero: a delivery from n0
+// of m0 reads "from":0, not as a step with no sender.
+func (s Step) MarshalJSON() ([]byte, error) {
+	switch s.Op {
+	case "deliver", "drop":
+		return json.Marshal(struct {
+			Op   string `json:"op"`
+			Msg  MsgID  `json:"msg"`
+			From int    `json:"from"`
+			To   int    `json:"to"`
+			Kind string `json:"kind"`
+		}{s.Op, s.Msg, s.From, s.To, s.Kind})
+	case "crash", "restart":
+		return json.Marshal(struct {
+			Op   string `json:"op"`
+			Node int    `json:"node"`
+		}{s.Op, s.Node})
+	case "partition":
+		return json.Marshal(struct {
+			Op    string `json:"op"`
+			Group []int  `json:"group"`
+		}{s.Op, s.Group})
+	}
+	type plain Step // every field, without this method
+	return json.Marshal(plain(s))
+}
+
+// nodeName is how events and the replay log write a node: n2, or ? for a sender the
+// translator could not tell.
+func nodeName(i int) string {
+	if i < 0 {
+		return "?"
+	}
+	return fmt.Sprintf("n%d", i)
+}
+
+// partitionString writes a partition's groups as events.txt shows them:
+// [0 1 0] is "{n0 n2} | {n1}".
+func partitionString(group []int) string {
+	var sides []int
+	members := map[int][]string{}
+	for i, g := range group {
+		if _, ok := members[g]; !ok {
+			sides = append(sides, g)
+		}
+		members[g] = append(members[g], nodeName(i))
+	}
+	var parts []string
+	for _, g := range sides {
+		parts = append(parts, "{"+strings.Join(members[g], " ")+"}")
+	}
+	return strings.Join(parts, " | ")
+}
+
 // Schedule is the executed steps of one iteration: what a replay re-imposes, with the
 // seed and iteration that fix the workload.
 type Schedule struct {
 	Seed  uint64 `json:"seed"`
 	Run   int    `json:"run"`
 	Steps []Step `json:"steps"`
+	// Startup is how many of Steps were taken while the cluster started, before every
+	// node was healthy. A replay does not re-impose them: it lets start-up traffic
+	// through as the sampler picks it, as the run did (with no faults then), because a
+	// starting cluster's messages come on its timers (etcd's election), not in the
+	// recorded order, and holding all but the next recorded one kept etcd from ever
+	// electing a leader. (0 in files written before it was recorded.)
+	Startup int `json:"startup"`
+}
+
+// stepOps are the operations a step may have.
+var stepOps = []string{"deliver", "drop", "crash", "restart", "partition", "heal"}
+
+// Validate reports what makes s not a schedule a replay of a cluster of nodes nodes can
+// re-impose: no steps, an unknown op, or a node out of range (a sender may be -1,
+// unknown; nodes ≤ 0 skips the range checks).
+func (s *Schedule) Validate(nodes int) error {
+	if len(s.Steps) == 0 {
+		return errors.New("no steps (not the schedule.json of a ravel run iteration)")
+	}
+	if s.Startup < 0 || s.Startup >= len(s.Steps) {
+		return fmt.Errorf("startup %d: want 0 to %d, fewer than the %d steps (a replay re-imposes the steps after start-up)", s.Startup, len(s.Steps)-1, len(s.Steps))
+	}
+	for i, st := range s.Steps {
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("step %d (%s): %s", i, st.Op, fmt.Sprintf(format, args...))
+		}
+		if !slices.Contains(stepOps, st.Op) {
+			return fmt.Errorf("step %d: unknown op %q (valid: %s)", i, st.Op, strings.Join(stepOps, ", "))
+		}
+		if nodes <= 0 {
+			continue
+		}
+		switch st.Op {
+		case "deliver", "drop":
+			if st.From < -1 || st.From >= nodes {
+				return bad("from %d: the cluster has nodes 0 to %d (-1: unknown sender)", st.From, nodes-1)
+			}
+			if st.To < 0 || st.To >= nodes {
+				return bad("to %d: the cluster has nodes 0 to %d", st.To, nodes-1)
+			}
+		case "crash", "restart":
+			if st.Node < 0 || st.Node >= nodes {
+				return bad("node %d: the cluster has nodes 0 to %d", st.Node, nodes-1)
+			}
+		case "partition":
+			if len(st.Group) != nodes {
+				return bad("group %v: want one entry per node (%d)", st.Group, nodes)
+			}
+		}
+	}
+	return nil
 }
 
 // stepper is the test engine's loop: after the wait duration it takes one step — deliver
@@ -41,10 +152,11 @@ type stepper struct {
 	run     int
 	stop    chan struct{}
 	t0      time.Time
-	script  []Step // the schedule a replay follows; nil otherwise
+	replay  bool   // a replay: follow script, never sample faults
+	script  []Step // the recorded steps a replay has yet to re-impose
 
 	mu       sync.Mutex
-	faultsOn bool
+	faultsOn bool // set once every node is healthy: start-up is over
 
 	seen      MsgID // messages below seen were announced to the sampler
 	pending   []MsgID
@@ -54,6 +166,8 @@ type stepper struct {
 	faults    FaultCounts
 	events    []string
 	executed  []Step
+	startup   int       // steps executed before every node was healthy
+	up        bool      // startup is counted
 	followed  int       // replay: recorded steps re-imposed
 	diverged  int       // replay: recorded deliveries whose message never showed up
 	waiting   time.Time // replay: since when the next recorded message is awaited
@@ -76,11 +190,7 @@ func (s *stepper) logf(format string, args ...any) {
 }
 
 func describe(m Message) string {
-	from := "?"
-	if m.From >= 0 {
-		from = fmt.Sprintf("n%d", m.From)
-	}
-	return fmt.Sprintf("m%d %s→n%d %s", m.ID, from, m.To, m.Summary)
+	return fmt.Sprintf("m%d %s→%s %s", m.ID, nodeName(m.From), nodeName(m.To), m.Summary)
 }
 
 func (s *stepper) loop() {
@@ -97,28 +207,62 @@ func (s *stepper) loop() {
 		}
 		held := s.nw.Held()
 		s.announce(held)
-		if len(s.script) > 0 {
-			s.replayStep(held)
+		if s.pass(held) {
 			continue
 		}
-		if s.script == nil && s.faultsEnabled() && s.fault(held) {
-			continue
+		select {
+		case <-s.stop:
+			return
+		case <-s.nw.Arrived():
+		case <-time.After(20 * wait):
 		}
-		if len(held) == 0 {
-			select {
-			case <-s.stop:
-				return
-			case <-s.nw.Arrived():
-			case <-time.After(20 * wait):
-			}
-			continue
-		}
-		enabled := make([]MsgID, len(held))
-		for i, m := range held {
-			enabled[i] = m.ID
-		}
-		s.deliver(held, s.sampler.Next(enabled), false)
 	}
+}
+
+// pass takes the next step with the messages held now, and reports whether it took one:
+// in a replay the next recorded step; otherwise a restart due after restart_after, or,
+// when a message is held, one scheduling decision — a fault, by the faults' draws, or
+// the sampler's delivery. A pass with nothing held and nothing due is idle and draws
+// nothing, so that a seed fixes the sequence of fault decisions whatever the number of
+// idle passes (which depends on timing).
+func (s *stepper) pass(held []Message) bool {
+	healthy := s.faultsEnabled()
+	if healthy && !s.up {
+		s.up, s.startup = true, len(s.executed)
+	}
+	if s.replay {
+		// Start-up passes as the sampler picks it; the script starts once it is over.
+		if len(s.script) > 0 && healthy {
+			s.replayStep(held)
+			return true
+		}
+	} else if s.faultsEnabled() && s.restartDue() {
+		return true
+	}
+	if len(held) == 0 {
+		return false
+	}
+	if !s.replay && s.faultsEnabled() && s.fault(held) {
+		return true
+	}
+	enabled := make([]MsgID, len(held))
+	for i, m := range held {
+		enabled[i] = m.ID
+	}
+	s.deliver(held, s.sampler.Next(enabled), false)
+	return true
+}
+
+// restartDue restarts a node down longer than restart_after, so that the cluster
+// recovers, and reports whether it did. It draws nothing.
+func (s *stepper) restartDue() bool {
+	for i := range s.downSince {
+		if !s.downSince[i].IsZero() && time.Since(s.downSince[i]) > s.cfg.Faults.Restart {
+			s.restart(i)
+			return true
+		}
+	}
+	return false
 }
 
 // deliver delivers (or drops) held message id and tells the sampler.
@@ -171,18 +315,12 @@ func (s *stepper) announce(held []Message) {
 	}
 }
 
-// fault injects a fault when the draw says so and one is enabled; it reports whether it
-// took the step.
+// fault injects a fault instead of a delivery when the draw says so and one is enabled;
+// it reports whether it took the step. It is called once per scheduling decision (with
+// held not empty), never on idle passes.
 func (s *stepper) fault(held []Message) bool {
 	f := s.cfg.Faults
 	n := s.procs.N()
-	// A node down longer than restart_after is restarted, so that the cluster recovers.
-	for i := range n {
-		if !s.downSince[i].IsZero() && time.Since(s.downSince[i]) > f.Restart {
-			s.restart(i)
-			return true
-		}
-	}
 	if f.Probability == 0 || float64(s.chooser.IntN(1_000_000)) >= f.Probability*1_000_000 {
 		return false
 	}
@@ -270,7 +408,7 @@ func (s *stepper) partition(group []int) {
 	cut := s.nw.Partition(group)
 	s.faults.Partition++
 	s.executed = append(s.executed, Step{Op: "partition", Group: group})
-	s.logf("partition %v (%d held messages cut)", group, cut)
+	s.logf("partition %v: %s (%d held messages cut)", group, partitionString(group), cut)
 }
 
 func (s *stepper) heal() {
@@ -281,8 +419,25 @@ func (s *stepper) heal() {
 	s.logf("heal")
 }
 
+// replayScript is the steps a replay of sched re-imposes: those after the cluster's
+// start-up.
+func replayScript(sched *Schedule) []Step {
+	return slices.Clone(sched.Steps[min(max(sched.Startup, 0), len(sched.Steps)):])
+}
+
+// startupSteps is Schedule.Startup of the iteration the stepper ran: every step when
+// the cluster never became healthy. Call it once the loop has returned.
+func (s *stepper) startupSteps() int {
+	if !s.up {
+		return len(s.executed)
+	}
+	return s.startup
+}
+
 // replayStep re-imposes the next recorded step: a fault at once; a delivery or drop when
-// a held message with the recorded sender, receiver and kind shows up (the oldest such),
+// a held message with the recorded sender, receiver and kind shows up (the oldest such;
+// an unknown sender, recorded or held, matches any: the translator names etcd's senders
+// only once it has seen a message to them, which timing decides),
 // or, when none has for the patience, skipping it as diverged (real processes do not
 // repeat themselves exactly).
 func (s *stepper) replayStep(held []Message) {
@@ -298,7 +453,9 @@ func (s *stepper) replayStep(held []Message) {
 	case "heal":
 		s.heal()
 	default:
-		i := slices.IndexFunc(held, func(m Message) bool { return m.From == st.From && m.To == st.To && m.Kind == st.Kind })
+		i := slices.IndexFunc(held, func(m Message) bool {
+			return (m.From == st.From || m.From < 0 || st.From < 0) && m.To == st.To && m.Kind == st.Kind
+		})
 		if i < 0 {
 			if s.waiting.IsZero() {
 				s.waiting = time.Now()
@@ -307,7 +464,7 @@ func (s *stepper) replayStep(held []Message) {
 				return
 			}
 			s.diverged++
-			s.logf("replay: no %s n%d→n%d %s within %s; skipped", st.Op, st.From, st.To, st.Kind, s.cfg.Scheduler.Patience)
+			s.logf("replay: no %s %s→%s %s within %s; skipped", st.Op, nodeName(st.From), nodeName(st.To), st.Kind, s.cfg.Scheduler.Patience)
 			next()
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -37,8 +38,8 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.SetOutput(io.Discard)
 	seed := fs.Uint64("seed", 0, "the session's seed (default: the config's)")
 	iterations := fs.Int("iterations", 0, "iterations (default: the config's)")
-	out := fs.String("out", "", "output directory (default: the config's output)")
-	replay := fs.String("replay", "", "re-impose the schedule.json of a recorded iteration in every iteration, and report how often it reproduces the violation")
+	out := fs.String("out", "", "output directory, relative to the current directory (default: the config's output:, relative to the config file's directory)")
+	replay := fs.String("replay", "", "re-impose the schedule.json of a recorded iteration (a path relative to the current directory) in every iteration, and report how often it reproduces the violation")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			c.printHelp(stdout, runUsage, fs)
@@ -65,12 +66,19 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		cfg.Iterations = *iterations
 	}
 	if seen["out"] {
-		cfg.Output = *out
+		dir, err := runOutDir(*out)
+		if err != nil {
+			return exitUsage, err
+		}
+		cfg.Output = dir
 	}
 	if *replay != "" {
 		sched, err := live.LoadSchedule(*replay)
 		if err != nil {
 			return exitUsage, usagef("run: --replay: %v", err)
+		}
+		if err := sched.Validate(cfg.Nodes.Count); err != nil {
+			return exitUsage, usagef("run: --replay: %s: %v", *replay, err)
 		}
 		cfg.Replay = sched
 		cfg.StopOnViolation = false // the point is how often it reproduces
@@ -135,6 +143,21 @@ func nothingChecked(rep *live.Report) error {
 	return usagef("run: no iteration completed an operation, so nothing was checked (see the warnings above)")
 }
 
+// runOutDir is the output directory --out names: a path on the command line is relative
+// to the current directory (the config's output: key is relative to the config file's),
+// so it is made absolute here. "-" is refused: the report goes to standard output, and a
+// directory named - is rarely what was meant.
+func runOutDir(out string) (string, error) {
+	if out == "-" {
+		return "", usagef("run: --out -: an output must be a directory: standard output is where the report goes (a directory named - is ./-)")
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return "", usagef("run: --out %s: %v", out, err)
+	}
+	return abs, nil
+}
+
 // printRunSummary prints the total line over the iterations done (marked when the run
 // was interrupted), the replay's tally, and the first violation; it reports whether
 // there was one.
@@ -162,7 +185,7 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 		plural(len(done), "iteration"), mark, rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused, total.Held,
 		faults.Drop, faults.Crash, faults.Restart, faults.Partition, faults.Heal, rep.Seed)
 	if cfg.Replay != nil {
-		fmt.Fprintf(stdout, "replay of %s: the violation reproduced in %d of %d replays\n", replay, rep.Violations, len(done))
+		fmt.Fprintln(stdout, replayTally(replay, done))
 	}
 	if rep.Violations == 0 {
 		return false
@@ -175,4 +198,24 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 		}
 	}
 	return true
+}
+
+// replayTally is the replay's line: in how many replays the violation reproduced. A
+// replay that re-imposed no recorded step reproduced nothing, whatever its verdict, and
+// is counted apart.
+func replayTally(replay string, done []live.IterationReport) string {
+	reproduced, empty := 0, 0
+	for _, ir := range done {
+		switch {
+		case ir.Followed == 0:
+			empty++
+		case ir.Verdict == wgl.NotLinearizable:
+			reproduced++
+		}
+	}
+	line := fmt.Sprintf("replay of %s: the violation reproduced in %d of %d replays", replay, reproduced, len(done))
+	if empty > 0 {
+		line += fmt.Sprintf(" (%d re-imposed no recorded step)", empty)
+	}
+	return line
 }
