@@ -39,16 +39,8 @@ func TestLincheckReadsCheckHistories(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.system, func(t *testing.T) {
-			dir := t.TempDir()
-			h := filepath.Join(dir, "h.jsonl")
-			if code, _, stderr := runRavel("check", tt.system, "--quiet", "--histories", h); code != exitOK && code != exitViolation {
-				t.Fatalf("check: exit %d; stderr:\n%s", code, stderr)
-			}
-			data, err := os.ReadFile(h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			h, _, lines := checkHistoriesFile(t, tt.system)
+			dir := filepath.Dir(h)
 			want := exitOK
 			if tt.bad {
 				want = exitViolation
@@ -131,16 +123,8 @@ func TestLincheckHistoriesNameTheirSpec(t *testing.T) {
 		{"chord-fixed", "kv", exitOK},
 	} {
 		t.Run(tt.system, func(t *testing.T) {
-			dir := t.TempDir()
-			h := filepath.Join(dir, "h.jsonl")
-			if code, _, stderr := runRavel("check", tt.system, "--quiet", "--histories", h); code != exitOK && code != exitViolation {
-				t.Fatalf("check: exit %d; stderr:\n%s", code, stderr)
-			}
-			data, err := os.ReadFile(h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			h, data, lines := checkHistoriesFile(t, tt.system)
+			dir := filepath.Dir(h)
 			for i, l := range lines {
 				if !strings.HasPrefix(l, `{"spec":"`+tt.spec+`",`) {
 					t.Fatalf("line %d does not name its spec %s: %s", i+1, tt.spec, l)
@@ -169,4 +153,19 @@ func TestLincheckHistoriesNameTheirSpec(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkHistoriesFile runs ravel check SYSTEM --histories into a temporary directory and
+// returns the file's path, its contents and its lines.
+func checkHistoriesFile(t *testing.T, system string) (string, []byte, []string) {
+	t.Helper()
+	h := filepath.Join(t.TempDir(), "h.jsonl")
+	if code, _, stderr := runRavel("check", system, "--quiet", "--histories", h); code != exitOK && code != exitViolation {
+		t.Fatalf("check: exit %d; stderr:\n%s", code, stderr)
+	}
+	data, err := os.ReadFile(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, data, strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 }

@@ -99,19 +99,8 @@ func TestRunKVNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "kvnode")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ravelmc/ravel/examples/kvnode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	b, err := os.ReadFile("../examples/kvnode/ravel.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "ravel.yaml")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := kvnodeConfig(t)
+	dir := filepath.Dir(path)
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"run", "--iterations", "8", "--seed", "3", path}, &stdout, &stderr)
 	if code != exitViolation {

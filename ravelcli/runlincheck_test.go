@@ -3,7 +3,6 @@ package ravelcli
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,29 +17,17 @@ func TestRunHistoryRechecks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "kvnode")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ravelmc/ravel/examples/kvnode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	b, err := os.ReadFile("../examples/kvnode/ravel.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The bug on and off, so that both verdicts come up.
 	var iters []string
-	for _, c := range []struct{ name, yaml string }{
-		{"stale", string(b)},
-		{"correct", strings.Replace(string(b), "    - -stale-reads\n", "", 1)},
+	for _, c := range []struct {
+		name    string
+		replace []string
+	}{
+		{"stale", nil},
+		{"correct", []string{"    - -stale-reads\n", ""}},
 	} {
-		sub := filepath.Join(dir, c.name)
-		if err := os.MkdirAll(sub, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(sub, "ravel.yaml")
-		if err := os.WriteFile(path, []byte(strings.Replace(c.yaml, "./kvnode", bin, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := kvnodeConfig(t, c.replace...)
+		sub := filepath.Dir(path)
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{"run", "--iterations", "2", "--seed", "3", path}, &stdout, &stderr); code != exitViolation && code != exitOK {
 			t.Fatalf("ravel run %s: exit %d\nstdout:\n%s\nstderr:\n%s", c.name, code, stdout.String(), stderr.String())
