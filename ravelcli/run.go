@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/ravelmc/ravel/live"
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/wgl"
 )
 
@@ -181,9 +182,10 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 	if interrupted {
 		mark = " (then interrupted)"
 	}
-	fmt.Fprintf(stdout, "total: %s%s, %d not linearizable; messages %d intercepted, %d delivered, %d dropped, %d cut, %d refused, %d held at the end; faults: %d drop, %d crash, %d restart, %d partition, %d heal; seed %d\n",
-		plural(len(done), "iteration"), mark, rep.Violations, total.Intercepted, total.Delivered, total.Dropped, total.Cut, total.Refused, total.Held,
-		faults.Drop, faults.Crash, faults.Restart, faults.Partition, faults.Heal, rep.Seed)
+	n := func(v int) string { return report.Thousands(int64(v)) }
+	fmt.Fprintf(stdout, "total: %s%s, %s not linearizable; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; seed %d\n",
+		plural(len(done), "iteration"), mark, n(rep.Violations), n(total.Intercepted), n(total.Delivered), n(total.Dropped), n(total.Cut), n(total.Refused), n(total.Held),
+		faults.Describe(), rep.Seed)
 	if cfg.Replay != nil {
 		fmt.Fprintln(stdout, replayTally(replay, done))
 	}
