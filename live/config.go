@@ -109,11 +109,13 @@ type SchedulerConfig struct {
 // chosen uniformly among those enabled (budget left, and a node up to crash, down to
 // restart, a partition to heal).
 type FaultsConfig struct {
-	Probability float64       `yaml:"probability"`
-	Drop        int           `yaml:"drop"`      // messages dropped
-	Crash       int           `yaml:"crash"`     // node crashes (each restarted later)
-	Partition   int           `yaml:"partition"` // partitions (each healed later)
-	Restart     time.Duration `yaml:"restart_after"`
+	Probability float64 `yaml:"probability"`
+	Drop        int     `yaml:"drop"`      // messages dropped
+	Crash       int     `yaml:"crash"`     // node crashes (each restarted later)
+	Partition   int     `yaml:"partition"` // partitions (each healed later)
+	// Restart (restart_after) is the longest a crashed node stays down: a restart is also
+	// a fault a step may draw, so it may come sooner.
+	Restart time.Duration `yaml:"restart_after"`
 }
 
 // ConfigError is a bad configuration, naming the field at fault.
