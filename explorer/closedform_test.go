@@ -27,6 +27,16 @@ func mustRun(t *testing.T, sys model.System, opts explorer.Options) *explorer.Re
 	return res
 }
 
+// mustFind runs sys with opts and returns the finding the run must make.
+func mustFind(t *testing.T, sys model.System, opts explorer.Options) *explorer.Violation {
+	t.Helper()
+	v := mustRun(t, sys, opts).First
+	if v == nil {
+		t.Fatalf("Run(%s): no finding", sys.Name)
+	}
+	return v
+}
+
 // TestClosedForms checks exhaustive schedule counts against formulas on systems whose
 // interleavings can be counted by hand.
 func TestClosedForms(t *testing.T) {

@@ -37,14 +37,7 @@ func (s *lateAlias) Receive(ctx *model.Ctx, env model.Envelope) {
 func TestCopyFailureKeepsItsSchedule(t *testing.T) {
 	sys := model.System{Name: "late-alias", Actors: []model.Actor{&lateAlias{}}, Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read(), specs.Write(1), specs.Read()))}
 	for _, minimize := range []bool{false, true} {
-		res, err := explorer.Run(context.Background(), sys, explorer.Options{Minimize: minimize})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := res.First
-		if v == nil {
-			t.Fatal("no finding")
-		}
+		v := mustFind(t, sys, explorer.Options{Minimize: minimize})
 		if !strings.HasPrefix(v.Message, "copying n0: ") || len(v.Steps) != 2 || len(v.Events) != 3 || !v.Replayed {
 			t.Errorf("minimize %v: %s %q with %d steps, %d events, replayed %v; want the copy's failure at the second step, after 3 events, replayed",
 				minimize, v.Kind, v.Message, len(v.Steps), len(v.Events), v.Replayed)

@@ -66,11 +66,7 @@ func TestAnswerBeforeArrival(t *testing.T) {
 		Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1)), model.Calls(0, specs.Write(2)))}
 	for _, st := range strategies {
 		t.Run("a later request of the client: "+st.name, func(t *testing.T) {
-			res := mustRun(t, miscount, explorer.Options{Strategy: st.strat, StateCaching: st.caching})
-			v := res.First
-			if v == nil {
-				t.Fatal("no finding")
-			}
+			v := mustFind(t, miscount, explorer.Options{Strategy: st.strat, StateCaching: st.caching})
 			// Whichever client goes first, the second request is answered as its
 			// client's Seq 1.
 			if v.Kind != "panic" || !strings.Contains(v.Message, "a request that has not reached any actor yet") ||

@@ -1,7 +1,6 @@
 package explorer_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/ravelmc/ravel/explorer"
@@ -45,17 +44,11 @@ func TestWhatFollowsFailTakesNoEffect(t *testing.T) {
 				Actors:  []model.Actor{&failingThen{After: after}},
 				Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1))),
 			}
-			res, err := explorer.Run(context.Background(), sys, explorer.Options{MaxSchedules: explorer.Unlimited})
-			if err != nil {
-				t.Fatal(err)
+			v := mustFind(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited})
+			if got, want := v.Kind, "assertion"; got != want {
+				t.Fatalf("kind %q (%s), want %q", got, v.Message, want)
 			}
-			if res.First == nil {
-				t.Fatal("no finding")
-			}
-			if got, want := res.First.Kind, "assertion"; got != want {
-				t.Fatalf("kind %q (%s), want %q", got, res.First.Message, want)
-			}
-			if got, want := res.First.Message, "n0 failed an assertion: the write broke an invariant"; got != want {
+			if got, want := v.Message, "n0 failed an assertion: the write broke an invariant"; got != want {
 				t.Errorf("message %q, want %q", got, want)
 			}
 		})

@@ -1,7 +1,6 @@
 package explorer_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/ravelmc/ravel/explorer"
@@ -65,14 +64,7 @@ func TestHashPanicKeepsTheStep(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				sys := model.System{Name: "hash-panic", Actors: []model.Actor{tt.actor}, Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1)))}
-				res, err := explorer.Run(context.Background(), sys, explorer.Options{Minimize: minimize})
-				if err != nil {
-					t.Fatal(err)
-				}
-				v := res.First
-				if v == nil {
-					t.Fatal("no finding")
-				}
+				v := mustFind(t, sys, explorer.Options{Minimize: minimize})
 				if v.Kind != "panic" || v.Message != tt.want || len(v.Steps) != 1 || !v.Replayed {
 					t.Errorf("minimize %v: %s %q with %d steps, replayed %v; want a panic %q at the first step, replayed",
 						minimize, v.Kind, v.Message, len(v.Steps), v.Replayed, tt.want)
@@ -124,14 +116,7 @@ func TestHashPanicAfterRestartKeepsTheStep(t *testing.T) {
 		Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1))),
 		Faults:  model.Faults{Crash: 1},
 	}
-	res, err := explorer.Run(context.Background(), sys, explorer.Options{MaxSchedules: explorer.Unlimited})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := res.First
-	if v == nil {
-		t.Fatal("no finding")
-	}
+	v := mustFind(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited})
 	if want := "after restarting n0: restart boom"; v.Kind != "panic" || v.Message != want || !v.Replayed {
 		t.Errorf("%s %q, replayed %v; want a panic %q, replayed", v.Kind, v.Message, v.Replayed, want)
 	}

@@ -1,7 +1,6 @@
 package explorer_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -37,14 +36,8 @@ func TestRestartMustNotReturnTheCrashedActor(t *testing.T) {
 		Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1), specs.Read())),
 		Faults:  model.Faults{Crash: 1},
 	}
-	res, err := explorer.Run(context.Background(), sys, explorer.Options{MaxSchedules: explorer.Unlimited})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.First == nil {
-		t.Fatal("no finding")
-	}
-	if want := "Restart of n0 returned the crashed actor itself"; !strings.Contains(res.First.Message, want) {
-		t.Errorf("finding %s: %q, want %q", res.First.Kind, res.First.Message, want)
+	v := mustFind(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited})
+	if want := "Restart of n0 returned the crashed actor itself"; !strings.Contains(v.Message, want) {
+		t.Errorf("finding %s: %q, want %q", v.Kind, v.Message, want)
 	}
 }

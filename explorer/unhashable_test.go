@@ -67,19 +67,13 @@ func TestUnhashableValueMetLaterIsNamed(t *testing.T) {
 				Actors:  []model.Actor{&latecomer{State: c.state}, &latecomer{}},
 				Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1), specs.Write(2))),
 			}
-			res, err := explorer.Run(context.Background(), sys, explorer.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.First == nil {
-				t.Fatal("no finding")
-			}
+			v := mustFind(t, sys, explorer.Options{})
 			for _, want := range c.want {
-				if !strings.Contains(res.First.Message, want) {
-					t.Errorf("finding %q lacks %q", res.First.Message, want)
+				if !strings.Contains(v.Message, want) {
+					t.Errorf("finding %q lacks %q", v.Message, want)
 				}
 			}
-			if v := res.First; len(v.Steps) == 0 || !v.Replayed {
+			if len(v.Steps) == 0 || !v.Replayed {
 				t.Errorf("the finding has %d steps, replayed %v; want its schedule, replayed", len(v.Steps), v.Replayed)
 			}
 		})
@@ -171,16 +165,10 @@ func TestUnhashableRestartIsNamed(t *testing.T) {
 		Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1))),
 		Faults:  model.Faults{Crash: 1},
 	}
-	res, err := explorer.Run(context.Background(), sys, explorer.Options{MaxSchedules: explorer.Unlimited})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.First == nil {
-		t.Fatal("no finding")
-	}
+	v := mustFind(t, sys, explorer.Options{MaxSchedules: explorer.Unlimited})
 	for _, want := range []string{"n0's state cannot be fingerprinted after the step", "explorer_test.funcRestarter.Hook.(func()): func"} {
-		if !strings.Contains(res.First.Message, want) {
-			t.Errorf("finding %q lacks %q", res.First.Message, want)
+		if !strings.Contains(v.Message, want) {
+			t.Errorf("finding %q lacks %q", v.Message, want)
 		}
 	}
 }
