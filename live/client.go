@@ -97,8 +97,9 @@ type Workload struct {
 	Ops     int // per client
 	Keys    int
 	Values  int
-	// ReadPercent is the share of reads in percent; 0 draws reads, writes and
-	// compare-and-sets evenly.
+	// ReadPercent is the share of reads in percent, the rest split evenly between writes
+	// and compare-and-sets (0: no reads); a negative share draws reads, writes and
+	// compare-and-sets a third each.
 	ReadPercent int
 	OpTimeout   time.Duration
 	Think       time.Duration
@@ -128,7 +129,7 @@ func (w Workload) Drive(ctx context.Context) []Op {
 				}
 				in := Input{Key: fmt.Sprintf("k%d", rng.IntN(w.Keys))}
 				kind := rng.IntN(3)
-				if w.ReadPercent > 0 {
+				if w.ReadPercent >= 0 {
 					kind = 1 + rng.IntN(2)
 					if rng.IntN(100) < w.ReadPercent {
 						kind = 0

@@ -36,7 +36,7 @@ func TestWorkloadDrive(t *testing.T) {
 	for _, c := range []struct {
 		name        string
 		readPercent int
-	}{{"even mix", 0}, {"reads only", 100}} {
+	}{{"even mix", -1}, {"reads only", 100}, {"no reads", 0}} {
 		t.Run(c.name, func(t *testing.T) {
 			f := &fakeClient{calls: map[specs.CASOp]int{}, nodes: map[int]int{}}
 			w := Workload{Client: f, Nodes: 3, Clients: 4, Ops: 30, Keys: 2, Values: 5,
@@ -52,8 +52,11 @@ func TestWorkloadDrive(t *testing.T) {
 			if c.readPercent == 100 && f.calls[specs.CASRead] != 120 {
 				t.Errorf("reads only: calls %v", f.calls)
 			}
-			if c.readPercent == 0 && (f.calls[specs.CASRead] == 0 || f.calls[specs.CASWrite] == 0 || f.calls[specs.CASSwap] == 0) {
+			if c.readPercent < 0 && (f.calls[specs.CASRead] == 0 || f.calls[specs.CASWrite] == 0 || f.calls[specs.CASSwap] == 0) {
 				t.Errorf("even mix: calls %v", f.calls)
+			}
+			if c.readPercent == 0 && (f.calls[specs.CASRead] != 0 || f.calls[specs.CASWrite] == 0 || f.calls[specs.CASSwap] == 0) {
+				t.Errorf("no reads: calls %v, want writes and compare-and-sets only", f.calls)
 			}
 			// The history: every call but the definitely failed CASes; the writes whose
 			// outcome is unknown open.

@@ -77,14 +77,17 @@ type NetworkConfig struct {
 
 // WorkloadConfig is the client workload of each iteration.
 type WorkloadConfig struct {
-	Client    string        `yaml:"client"`       // kvnode (default) or etcd
-	Clients   int           `yaml:"clients"`      // concurrent clients (default 3)
-	Ops       int           `yaml:"ops"`          // operations per client and iteration (default 20)
-	Keys      int           `yaml:"keys"`         // distinct keys (default 2)
-	Values    int           `yaml:"values"`       // written values drawn from [0, values) (default 5)
-	Reads     int           `yaml:"read_percent"` // share of reads in percent (default: a third each of reads, writes, CAS)
-	OpTimeout time.Duration `yaml:"op_timeout"`   // an operation not answered by then is open (default 1s)
-	ThinkTime time.Duration `yaml:"think_time"`   // pause between a client's operations (default none; after a failure at least op_timeout/10)
+	Client  string `yaml:"client"`  // kvnode (default) or etcd
+	Clients int    `yaml:"clients"` // concurrent clients (default 3)
+	Ops     int    `yaml:"ops"`     // operations per client and iteration (default 20)
+	Keys    int    `yaml:"keys"`    // distinct keys (default 2)
+	Values  int    `yaml:"values"`  // written values drawn from [0, values) (default 5)
+	// Reads (read_percent) is the share of reads in percent, the rest split evenly
+	// between writes and compare-and-sets; 0 is a workload without reads. Left out (nil),
+	// reads, writes and compare-and-sets are a third each.
+	Reads     *int          `yaml:"read_percent"`
+	OpTimeout time.Duration `yaml:"op_timeout"` // an operation not answered by then is open (default 1s)
+	ThinkTime time.Duration `yaml:"think_time"` // pause between a client's operations (default none; after a failure at least op_timeout/10)
 	// Iteration bounds the workload of one iteration (default 2m): when it expires the
 	// clients stop (a write or compare-and-set in flight is open, a read in flight left
 	// out, as at op_timeout), and the iteration's line says it was cut and after how many
@@ -222,6 +225,9 @@ func (c *Config) Validate() error {
 	if err := c.durations(); err != nil {
 		return err
 	}
+	if err := c.faultsApply(); err != nil {
+		return err
+	}
 	if c.Nodes.Count < 1 {
 		return cfgErr("nodes.count", "must be at least 1 (got %d)", c.Nodes.Count)
 	}
@@ -281,8 +287,8 @@ func (c *Config) Validate() error {
 			*d.v = d.def
 		}
 	}
-	if w.Reads < 0 || w.Reads > 100 {
-		return cfgErr("workload.read_percent", "must be within [0, 100] (got %d)", w.Reads)
+	if w.Reads != nil && (*w.Reads < 0 || *w.Reads > 100) {
+		return cfgErr("workload.read_percent", "must be within [0, 100] (got %d)", *w.Reads)
 	}
 	if err := c.scheduler(); err != nil {
 		return err
@@ -327,7 +333,7 @@ func (c *Config) durations() error {
 		{"workload.iteration_timeout", &c.Workload.Iteration, 2 * time.Minute},
 		{"scheduler.wait", &c.Scheduler.Wait, time.Millisecond},
 		{"scheduler.patience", &c.Scheduler.Patience, 200 * time.Millisecond},
-		{"faults.restart_after", &c.Faults.Restart, 100 * time.Millisecond},
+		{"faults.restart_after", &c.Faults.Restart, restartDefault(c.Faults.Crash)},
 	} {
 		if *d.v < 0 {
 			return cfgErr(d.name, "must not be negative (got %v)", *d.v)
@@ -335,6 +341,42 @@ func (c *Config) durations() error {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
+	}
+	return nil
+}
+
+// restartDefault is restart_after's default: 100ms when nodes may crash, and none
+// otherwise, so that faultsApply, on a config Validate filled, does not find a
+// restart_after that no crash uses.
+func restartDefault(crash int) time.Duration {
+	if crash > 0 {
+		return 100 * time.Millisecond
+	}
+	return 0
+}
+
+// faultsApply refuses fault settings that cannot take effect, as ravel check refuses a
+// flag that does not apply: a user who sets them expects faults, and a run without any
+// would pass having injected none. A fault is injected only with a probability and a
+// budget left, and restart_after only restarts crashed nodes.
+func (c *Config) faultsApply() error {
+	f := &c.Faults
+	budget := ""
+	for _, b := range []struct {
+		name string
+		v    int
+	}{{"faults.drop", f.Drop}, {"faults.crash", f.Crash}, {"faults.partition", f.Partition}} {
+		if b.v > 0 && budget == "" {
+			budget = b.name
+		}
+	}
+	switch {
+	case f.Probability > 0 && budget == "":
+		return cfgErr("faults.probability", "no fault can be injected: no budget is set (drop, crash or partition); set one or remove probability")
+	case f.Probability == 0 && budget != "":
+		return cfgErr(budget, "no fault is injected while faults.probability is 0; set it (the chance of a fault instead of a delivery at a step, e.g. 0.05)")
+	case f.Restart > 0 && f.Crash <= 0:
+		return cfgErr("faults.restart_after", "applies only to crashed nodes, and faults.crash is 0; set a crash budget or remove restart_after")
 	}
 	return nil
 }
@@ -361,7 +403,7 @@ func (c *Config) scheduler() error {
 			return cfgErr(p.name, "must be at least 1 (got %d; leave it out for %d)", *p.v, p.def)
 		case *p.v > 0 && !sc.HasBound():
 			return cfgErr(p.name, "the %s scheduler ignores it (it applies to %s); remove it", s.Type, boundedSamplers())
-		case *p.v == 0:
+		case *p.v == 0 && sc.HasBound():
 			*p.v = p.def
 		}
 	}

@@ -80,6 +80,10 @@ func TestValidateRefuses(t *testing.T) {
 		{"drop", func(c *Config) { c.Faults.Drop = -1 }, "faults.drop", "must not be negative (got -1)"},
 		{"crash", func(c *Config) { c.Faults.Crash = -1 }, "faults.crash", "must not be negative"},
 		{"partition", func(c *Config) { c.Faults.Partition = -1 }, "faults.partition", "must not be negative"},
+		{"probability without budget", func(c *Config) { c.Faults.Probability = 0.1 }, "faults.probability", "no fault can be injected: no budget is set"},
+		{"budget without probability", func(c *Config) { c.Faults.Partition = 1 }, "faults.partition", "no fault is injected while faults.probability is 0"},
+		{"restart_after without crash", func(c *Config) { c.Faults.Probability, c.Faults.Drop, c.Faults.Restart = 0.1, 1, time.Second }, "faults.restart_after", "applies only to crashed nodes"},
+		{"read_percent", func(c *Config) { c.Workload.Reads = ptr(101) }, "workload.read_percent", "must be within [0, 100] (got 101)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,6 +117,48 @@ func TestValidateAccepts(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateIdempotent: a config Validate filled validates again unchanged, with and
+// without crashes (restart_after's default is only filled where a crash uses it).
+func TestValidateIdempotent(t *testing.T) {
+	for _, f := range []FaultsConfig{{}, {Probability: 0.1, Crash: 1}, {Probability: 0.1, Drop: 2}} {
+		c := &Config{Nodes: NodesConfig{Count: 1, Command: []string{"/bin/sh"}}, Faults: f}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("%+v: %v", f, err)
+		}
+		once := *c
+		if err := c.Validate(); err != nil {
+			t.Fatalf("%+v, validated again: %v", f, err)
+		}
+		if !reflect.DeepEqual(once, *c) {
+			t.Errorf("%+v: validated again, %+v, want %+v", f, *c, once)
+		}
+	}
+}
+
+// TestReadPercent: read_percent left out is a third each of reads, writes and
+// compare-and-sets; 0 is a workload without reads.
+func TestReadPercent(t *testing.T) {
+	for _, tc := range []struct {
+		yaml string
+		want int
+	}{{"", -1}, {"workload:\n  read_percent: 0\n", 0}, {"workload:\n  read_percent: 40\n", 40}} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "ravel.yaml")
+		if err := os.WriteFile(path, []byte("nodes:\n  count: 1\n  command: [/bin/sh]\n"+tc.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := LoadConfig(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readPercent(cfg.Workload.Reads); got != tc.want {
+			t.Errorf("%q: read share %d, want %d", tc.yaml, got, tc.want)
+		}
+	}
+}
+
+func ptr(v int) *int { return &v }
 
 // TestExampleConfigsValid: the shipped example configs load, so every field they set
 // applies (their programs stubbed: kvnode is built by the user, etcd installed).

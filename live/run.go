@@ -268,7 +268,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	defer cancel()
 	w := cfg.Workload
 	hist := Workload{Client: newClient(cfg, vars[0]), Nodes: n, Clients: w.Clients, Ops: w.Ops, Keys: w.Keys,
-		Values: w.Values, ReadPercent: w.Reads, OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run}.Drive(wctx)
+		Values: w.Values, ReadPercent: readPercent(w.Reads), OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run}.Drive(wctx)
 	if err := ctx.Err(); err != nil {
 		return ir, err
 	}
@@ -476,4 +476,13 @@ func RenderViolation(hist []Op, res wgl.Result) string {
 		fmt.Fprintf(&b, "%s %s %s%s%s %s\n", mark, label, strings.Repeat(" ", s), "├"+strings.Repeat("─", max(e-s-1, 0))+"┤", strings.Repeat(" ", max(width-e, 0)), outS)
 	}
 	return b.String()
+}
+
+// readPercent is the workload's share of reads: the configured one, or -1 (a third each
+// of reads, writes and compare-and-sets) when read_percent is left out.
+func readPercent(configured *int) int {
+	if configured == nil {
+		return -1
+	}
+	return *configured
 }
