@@ -61,7 +61,7 @@ func TextMode(sys *model.System, steps []explorer.Delivery, events []histories.E
 	b.WriteString("\nevents, each with the step that caused it (0: the start):\n")
 	caused := make([][]string, len(steps)+1)
 	for i, e := range events {
-		d := describeEvent(sys, e)
+		d := DescribeEvent(sys, e)
 		fmt.Fprintf(&b, "  @%-3d %s\n", at[i], d)
 		caused[at[i]] = append(caused[at[i]], d)
 	}
@@ -79,7 +79,9 @@ func TextMode(sys *model.System, steps []explorer.Delivery, events []histories.E
 	return b.String()
 }
 
-func describeEvent(sys *model.System, e histories.Event) string {
+// DescribeEvent renders an invocation or response of sys's history as check's
+// schedule shows what a step caused: "c0 invokes Write(1)", "c0 Write(1) returns ok".
+func DescribeEvent(sys *model.System, e histories.Event) string {
 	spec := sys.Harness.Spec()
 	in := sys.Harness.InputOf(e.Req)
 	if e.Kind == histories.Invoke {
