@@ -7,17 +7,27 @@
 //
 //	GET  /api/state    the current state (State)
 //	POST /api/deliver  {"id":"<16 hex digits>"}: deliver an enabled event
-//	POST /api/undo     take back the last delivery
-//	POST /api/reset    back to the initial state; forget a loaded schedule
-//	POST /api/load     body: a file of ravel check --out; resets to the initial state of
-//	                   the run the file records, and Next steps through it
+//	POST /api/undo     take back the last delivery; {"to":k}: every delivery after the
+//	                   k-th (0: back to the initial state, keeping a loaded schedule)
+//	POST /api/reset    back to the initial state of the system the server was started
+//	                   with (its harness, agents and fault budgets); forget a loaded
+//	                   schedule and the run it rebuilt
+//	POST /api/load     body: a file of ravel check --out (?name=FILE names it for the
+//	                   page); starts at the initial state of the run the file records
+//	                   (its harness, agents, workload and fault budgets, which stay until
+//	                   a reset or another load), and Next steps through it
 //	POST /api/next     deliver the next step of the loaded schedule
 //
-// Every POST answers with the new State, or a 4xx and {"error": "…"}.
+// Every POST answers with the new State, or a 4xx and {"error": "…"}. There is one
+// session per server: every tab or client drives the same one. State.Version counts the
+// changes made to it; deliver, next, undo and reset take an optional "version" in their
+// JSON body, and refuse with 409 Conflict when it is not the current one (the state was
+// changed elsewhere since the caller last saw it), changing nothing.
 package interactive
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -39,6 +49,15 @@ type Server struct {
 	rebuild func(report.File) (model.System, error)
 	sess    *explorer.Session
 	script  []uint64 // a loaded schedule
+
+	started  model.System // the system the server was started with, which a reset restores
+	opts     Options
+	harness  string        // sys's harness, by name: Options.Harness, or the loaded run's
+	workload string        // the loaded run's workload, if any
+	version  int64         // State.Version
+	loaded   string        // the loaded file's name, as the page sent it
+	records  string        // the violation the loaded file records
+	steps    []report.Step // the loaded schedule, as the file describes it
 }
 
 // Options are a server's optional settings.
@@ -46,11 +65,14 @@ type Options struct {
 	// Rebuild builds the system a loaded counterexample file was found on, from the run
 	// it records (report.RunInfo: harness, agents, retries, workload, fault budgets), all
 	// of which change the events a schedule can deliver. The file is stepped through on
-	// that system, which stays until the next load (a reset keeps it). ravel explore
-	// passes ravel replay's. Without Rebuild a file is stepped through on the server's
-	// own system, and refused when it records other fault budgets, other agents or a
-	// workload.
+	// that system, which stays until a reset (back to the system given to NewWith) or the
+	// next load. ravel explore passes ravel replay's. Without Rebuild a file is stepped
+	// through on the server's own system, and refused when it records other fault
+	// budgets, other agents or a workload.
 	Rebuild func(f report.File) (model.System, error)
+	// Harness names the system's harness in State.Harness (ravel explore passes the one
+	// it built the system with); a loaded file's run names its own.
+	Harness string
 }
 
 // New returns a server at sys's initial state, with no Options.
@@ -62,7 +84,7 @@ func NewWith(sys model.System, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{sys: sys, rebuild: opts.Rebuild, sess: sess}, nil
+	return &Server{sys: sys, rebuild: opts.Rebuild, sess: sess, started: sys, opts: opts, harness: opts.Harness}, nil
 }
 
 // State is what the page shows.
@@ -79,12 +101,51 @@ type State struct {
 	Faults      string         `json:"faults,omitempty"` // the fault budgets, as check's header shows them: "crash 1"
 	Script      []report.Step  `json:"script,omitempty"`
 	Next        int            `json:"next"` // the index in Script of the next step, when it follows the steps made
+
+	// Version counts the changes made to the session (State's doc: a stale caller's
+	// deliver, next, undo or reset is refused).
+	Version int64 `json:"version"`
+	// Harness, Agents and Clients are the setup in use, as check's header names it: the
+	// harness by name (or Workload, a loaded run's workload, in its place), the number
+	// of agents, and what the clients do (report.Clients).
+	Harness  string `json:"harness,omitempty"`
+	Workload string `json:"workload,omitempty"`
+	Agents   int    `json:"agents"`
+	Clients  string `json:"clients,omitempty"`
+	// Started is the setup the server was started with, which a reset goes back to, when
+	// a load changed it: "harness 2r1w · agents 3 · no faults".
+	Started string `json:"started,omitempty"`
+	// Setup is the setup in use in one line: "harness 2r1w · agents 3 · faults crash 1".
+	Setup string `json:"setup"`
+	// FaultsLeft is what is left of the fault budgets: "crash 0 of 1 · drop 1 of 1".
+	FaultsLeft string `json:"faults_left,omitempty"`
+	// Why explains a history that is not linearizable as check does (report.Why): the
+	// longest linearizable prefix found, then the operation that cannot follow it.
+	Why string `json:"why,omitempty"`
+	// StartEvents are the invocations made when the system started; Caused[i] the
+	// invocations and responses step i+1 caused, as check's schedule lists them
+	// (report.DescribeEvent); Lost[i] the pending messages step i+1 took away undelivered
+	// (a crash's, a partition's). Answers to clients are history events, not deliveries.
+	StartEvents []string   `json:"start_events,omitempty"`
+	Caused      [][]string `json:"caused,omitempty"`
+	Lost        [][]string `json:"lost,omitempty"`
+	// FaultOf maps each enabled drop or duplicate to the id of the message it acts on.
+	FaultOf map[string]string `json:"fault_of,omitempty"`
+	// Loaded is the loaded file's name (as the page sent it), Records the violation it
+	// records, and NextNote why Next cannot deliver now ("" when it can).
+	Loaded   string `json:"loaded,omitempty"`
+	Records  string `json:"records,omitempty"`
+	NextNote string `json:"next_note,omitempty"`
 }
 
-// ActorState is one actor's state, as explorer.DescribeActor renders it.
+// ActorState is one actor's state, as explorer.DescribeActor renders it. Down: the actor
+// is crashed, and State is what it held when it crashed; MayRestart: a later step may
+// restart it.
 type ActorState struct {
-	Name  string `json:"name"`
-	State string `json:"state"`
+	Name       string `json:"name"`
+	State      string `json:"state"`
+	Down       bool   `json:"down,omitempty"`
+	MayRestart bool   `json:"may_restart,omitempty"`
 }
 
 func (s *Server) state() State {
@@ -100,8 +161,10 @@ func (s *Server) state() State {
 	h := report.NewHistory(sys, s.sess.Events())
 	st.Events, st.Timeline = h.Events, h.Timeline
 	for i, a := range s.sess.Actors() {
-		st.Actors = append(st.Actors, ActorState{Name: sys.ActorName(model.ID(i)), State: explorer.DescribeActor(a)})
+		id := model.ID(i)
+		st.Actors = append(st.Actors, ActorState{Name: sys.ActorName(id), State: explorer.DescribeActor(a), Down: s.sess.Down(id), MayRestart: s.sess.MayRestart(id)})
 	}
+	s.describe(&st)
 	switch {
 	case st.Failure != "":
 		st.Verdict = "failure: " + st.Failure
@@ -115,6 +178,10 @@ func (s *Server) state() State {
 		st.Script = make([]report.Step, len(s.script))
 		for i, id := range s.script {
 			st.Script[i] = report.Step{Step: i + 1, ID: fmt.Sprintf("%016x", id)}
+			if i < len(s.steps) {
+				st.Script[i] = s.steps[i]
+				st.Script[i].Step = i + 1
+			}
 		}
 		st.Next = -1
 		if len(steps) <= len(s.script) {
@@ -126,6 +193,10 @@ func (s *Server) state() State {
 				}
 			}
 		}
+		st.Loaded, st.Records = s.loaded, s.records
+	}
+	if err := s.nextErr(st); err != nil {
+		st.NextNote = err.Error()
 	}
 	return st
 }
@@ -140,10 +211,14 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/state", s.do(func(*http.Request) error { return nil }))
 	mux.HandleFunc("POST /api/deliver", s.do(func(r *http.Request) error {
 		var req struct {
-			ID string `json:"id"`
+			ID      string `json:"id"`
+			Version *int64 `json:"version"`
 		}
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 			return fmt.Errorf("want {\"id\": \"<16 hex digits>\"}: %v", err)
+		}
+		if err := s.current(req.Version); err != nil {
+			return err
 		}
 		id, err := strconv.ParseUint(req.ID, 16, 64)
 		if err != nil {
@@ -151,16 +226,36 @@ func (s *Server) Handler() http.Handler {
 		}
 		return s.sess.Deliver(id)
 	}))
-	mux.HandleFunc("POST /api/undo", s.do(func(*http.Request) error {
-		if !s.sess.Undo() {
-			return fmt.Errorf("nothing to undo")
+	mux.HandleFunc("POST /api/undo", s.do(func(r *http.Request) error {
+		req, err := s.control(r)
+		if err != nil {
+			return err
+		}
+		if req.To == nil {
+			if !s.sess.Undo() {
+				return fmt.Errorf("nothing to undo")
+			}
+			return nil
+		}
+		if *req.To < 0 || *req.To >= len(s.sess.Steps()) {
+			return fmt.Errorf("nothing to undo: cannot go back to step %d of %d", *req.To, len(s.sess.Steps()))
+		}
+		for len(s.sess.Steps()) > *req.To && s.sess.Undo() {
 		}
 		return nil
 	}))
-	mux.HandleFunc("POST /api/reset", s.do(func(*http.Request) error {
-		for s.sess.Undo() {
+	mux.HandleFunc("POST /api/reset", s.do(func(r *http.Request) error {
+		if _, err := s.control(r); err != nil {
+			return err
 		}
-		s.script = nil
+		// Back to the system the server was started with, not a loaded run's.
+		sess, err := explorer.NewSession(s.started)
+		if err != nil {
+			return err
+		}
+		s.sys, s.sess = s.started, sess
+		s.harness, s.workload = s.opts.Harness, ""
+		s.script, s.steps, s.loaded, s.records = nil, nil, "", ""
 		return nil
 	}))
 	mux.HandleFunc("POST /api/load", s.do(func(r *http.Request) error {
@@ -183,21 +278,167 @@ func (s *Server) Handler() http.Handler {
 			return err
 		}
 		s.sys, s.sess, s.script = sys, sess, ids
+		s.loaded, s.steps, s.records = r.URL.Query().Get("name"), f.Violation.Steps, recorded(f.Violation)
+		s.harness, s.workload = f.Run.Harness, f.Run.Workload
+		if s.rebuild == nil {
+			s.harness, s.workload = s.opts.Harness, "" // the server's own system
+		}
 		return nil
 	}))
-	mux.HandleFunc("POST /api/next", s.do(func(*http.Request) error {
+	mux.HandleFunc("POST /api/next", s.do(func(r *http.Request) error {
+		if _, err := s.control(r); err != nil {
+			return err
+		}
 		st := s.state()
-		switch {
-		case s.script == nil:
-			return fmt.Errorf("no next step: load a counterexample first")
-		case st.Next < 0:
-			return fmt.Errorf("no next step: the steps made have left the counterexample's schedule; undo back onto it")
-		case st.Next >= len(s.script):
-			return fmt.Errorf("no next step: the counterexample's schedule is complete (%d steps)", len(s.script))
+		if err := s.nextErr(st); err != nil {
+			return err
 		}
 		return s.sess.Deliver(s.script[st.Next])
 	}))
 	return mux
+}
+
+// nextErr says why Next cannot deliver in st, or returns nil when it can.
+func (s *Server) nextErr(st State) error {
+	switch {
+	case s.script == nil:
+		return fmt.Errorf("no next step: load a counterexample first")
+	case st.Next < 0:
+		return fmt.Errorf("no next step: the steps made have left the counterexample's schedule; undo back onto it")
+	case st.Next >= len(s.script):
+		return fmt.Errorf("no next step: the counterexample's schedule is complete (%d steps)", len(s.script))
+	}
+	return nil
+}
+
+// recorded names the violation v records, for the page: "not linearizable", or the
+// failure ("panic: …").
+func recorded(v report.Violation) string {
+	if v.Kind == "nonlinearizable" {
+		return "not linearizable"
+	}
+	if v.Message != "" {
+		return v.Kind + ": " + v.Message
+	}
+	return v.Kind
+}
+
+// staleError refuses a change asked for from a state that is no longer the current one.
+type staleError struct{ seen, now int64 }
+
+func (e staleError) Error() string {
+	return fmt.Sprintf("the state changed in another tab or client (version %d, not %d as this page showed): nothing was done; the page shows the current state", e.now, e.seen)
+}
+
+// current refuses a version, when given, that is not the session's current one.
+func (s *Server) current(v *int64) error {
+	if v != nil && *v != s.version {
+		return staleError{seen: *v, now: s.version}
+	}
+	return nil
+}
+
+// control reads the optional JSON body of undo, next and reset, {"version":N,"to":k},
+// and checks its version.
+func (s *Server) control(r *http.Request) (req struct {
+	Version *int64 `json:"version"`
+	To      *int   `json:"to"`
+}, err error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+	if err != nil {
+		return req, err
+	}
+	if len(strings.TrimSpace(string(body))) > 0 {
+		if err := json.Unmarshal(body, &req); err != nil {
+			return req, fmt.Errorf("want no body or {\"version\": N, \"to\": K}: %v", err)
+		}
+	}
+	return req, s.current(req.Version)
+}
+
+// describe fills in what st says about the setup, the fault budgets left, the events
+// each step caused and lost, and why the history is not linearizable.
+func (s *Server) describe(st *State) {
+	sys := &s.sys
+	st.Version, st.Harness, st.Workload, st.Agents, st.Clients = s.version, s.harness, s.workload, len(sys.Actors), report.Clients(sys)
+	st.Setup = setup(s.harness, s.workload, sys)
+	if s.script != nil {
+		if st.Started = setup(s.opts.Harness, "", &s.started); st.Started == st.Setup {
+			st.Started = ""
+		}
+	}
+	st.FaultsLeft = faultsLeft(sys, s.sess.Spent())
+	st.Why = report.Why(sys, s.sess.Events())
+	events, counts := s.sess.Events(), s.sess.EventCounts()
+	for _, e := range events[:counts[0]] {
+		st.StartEvents = append(st.StartEvents, report.DescribeEvent(sys, e))
+	}
+	st.Caused = make([][]string, len(st.Steps))
+	st.Lost = make([][]string, len(st.Steps))
+	for k := range st.Steps {
+		for _, e := range events[counts[k]:counts[k+1]] {
+			st.Caused[k] = append(st.Caused[k], report.DescribeEvent(sys, e))
+		}
+		for _, d := range s.sess.Lost(k + 1) {
+			st.Lost[k] = append(st.Lost[k], sys.ActorName(d.From)+" → "+sys.ActorName(d.To)+"  "+explorer.DescribeMessageOf(sys, d.Msg))
+		}
+	}
+	for f, m := range s.sess.FaultTargets() {
+		if st.FaultOf == nil {
+			st.FaultOf = map[string]string{}
+		}
+		st.FaultOf[fmt.Sprintf("%016x", f)] = fmt.Sprintf("%016x", m)
+	}
+}
+
+// setup describes a system's setup in one line: "harness 2r1w · agents 3 · faults
+// crash 1".
+func setup(harness, workload string, sys *model.System) string {
+	var parts []string
+	switch {
+	case workload != "":
+		parts = append(parts, "workload "+workload)
+	case harness != "":
+		parts = append(parts, "harness "+harness)
+	}
+	parts = append(parts, fmt.Sprintf("agents %d", len(sys.Actors)))
+	// The budgets, "drop 1  crash 1", as "faults drop 1 · crash 1".
+	var budgets []string
+	for _, w := range strings.Fields(faultsText(report.FaultsOf(sys))) {
+		if _, err := strconv.Atoi(w); err == nil && len(budgets) > 0 {
+			budgets[len(budgets)-1] += " " + w
+			continue
+		}
+		budgets = append(budgets, w)
+	}
+	parts = append(parts, "faults "+strings.Join(budgets, " · "))
+	return strings.Join(parts, " · ")
+}
+
+// faultsLeft says what is left of sys's fault budgets after spent: "crash 0 of 1 · drop
+// 1 of 1", or "" without faults.
+func faultsLeft(sys *model.System, spent explorer.FaultsSpent) string {
+	f := &sys.Faults
+	var parts []string
+	add := func(name string, budget, used int) {
+		if budget > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d of %d", name, budget-used, budget))
+		}
+	}
+	add("drop", f.Drop, spent.Drop)
+	add("duplicate", f.Duplicate, spent.Duplicate)
+	add("partition", f.Partition, spent.Partition)
+	add("crash", f.Crash, spent.Crash)
+	if t := sys.Harness.Timeouts(); t > 0 {
+		for c := range sys.Harness.NumClients() {
+			used := 0
+			if c < len(spent.Timeouts) {
+				used = spent.Timeouts[c]
+			}
+			add("timeouts "+sys.ActorName(model.ClientID(c)), t, used)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // loadSystem is the system to step through f on: the one Rebuild builds from f's run, or
@@ -238,12 +479,19 @@ func (s *Server) do(f func(*http.Request) error) http.HandlerFunc {
 		err := f(r)
 		var st State
 		if err == nil {
+			if r.Method == http.MethodPost {
+				s.version++
+			}
 			st = s.state()
 		}
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		if err != nil {
-			w.WriteHeader(http.StatusBadRequest)
+			code := http.StatusBadRequest
+			if errors.As(err, new(staleError)) {
+				code = http.StatusConflict
+			}
+			w.WriteHeader(code)
 			json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
 			return
 		}

@@ -145,7 +145,7 @@ func buggyServer(t *testing.T) (model.System, *explorer.Result, *httptest.Server
 	if err != nil || res.First == nil {
 		t.Fatalf("no violation: %v", err)
 	}
-	srv, err := interactive.New(sys)
+	srv, err := interactive.NewWith(sys, interactive.Options{Harness: "2r1w"})
 	if err != nil {
 		t.Fatal(err)
 	}

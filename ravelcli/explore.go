@@ -29,7 +29,7 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it (on the run the file records: its harness, agents, workload and fault budgets, in place of these flags)\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
+		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it (on the run the file records: its harness, agents, workload and fault budgets, in place of these flags, until Reset, which goes back to the system these flags give and forgets the file). Every tab of the page drives the same session.\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
 		return exitOK, nil
 	}
 	if err != nil {
@@ -61,7 +61,11 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if *port < 0 || *port > 65535 {
 		return 0, usagef("explore: --port must be 0…65535, got %d", *port)
 	}
-	srv, err := interactive.NewWith(sys, interactive.Options{Rebuild: exploreRebuild(entry)})
+	named := *harness
+	if named == "" {
+		named = entry.Harnesses[0]
+	}
+	srv, err := interactive.NewWith(sys, interactive.Options{Rebuild: exploreRebuild(entry), Harness: named})
 	if err != nil {
 		return 0, usagef("explore %s: %v", entry.Name, err)
 	}
