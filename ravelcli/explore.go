@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/interactive"
@@ -69,9 +70,11 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("explore: %v", err)
 	}
-	fmt.Fprintf(stdout, "ravel explore %s: serving on http://%s/ (interrupt to stop)\n", entry.Name, ln.Addr())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGINT and SIGTERM both stop the server, which then exits 0 (ravel -h): caught
+	// before the line that says it serves, so a signal sent on reading it is handled.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	fmt.Fprintf(stdout, "ravel explore %s: serving on http://%s/ (interrupt to stop)\n", entry.Name, ln.Addr())
 	hs := &http.Server{Handler: srv.Handler()}
 	go func() {
 		<-ctx.Done()
@@ -80,6 +83,7 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return 0, fmt.Errorf("explore: %w", err)
 	}
+	fmt.Fprintf(stdout, "ravel explore %s: stopped\n", entry.Name)
 	return exitOK, nil
 }
 
