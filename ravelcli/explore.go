@@ -25,12 +25,14 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	port := fs.Int("port", 0, "the port on 127.0.0.1 to serve on; 0 picks a free one (printed)")
 	harness := fs.String("harness", "", "the harness (default: the system's first)")
 	agents := fs.Int("agents", 0, "the number of agents (default: the system's)")
+	var retries int
+	retriesVar(fs, &retries, "the retry limit of systems that retry: at most `N` retries; 0 means none (default: the system's)")
 	var faults faultFlags
 	faults.declareBudgets(fs, "explore")
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it (on the run the file records: its harness, agents, workload and fault budgets, in place of these flags)\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
+		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it (on the run the file records: its harness, agents, retries, workload and fault budgets, in place of these flags)\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
 		return exitOK, nil
 	}
 	if err != nil {
@@ -39,16 +41,14 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if len(pos) != 1 {
 		return 0, usagef("explore needs exactly one system (valid: %s), got %d arguments", c.validNames(), len(pos))
 	}
-	given := false
-	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "agents" })
-	if err := validAgents("explore", *agents, given); err != nil {
+	if err := (exploreFlags{agents: *agents, retries: retries}).validate("explore", fs); err != nil {
 		return 0, err
 	}
 	entry, err := c.lookup(pos[0])
 	if err != nil {
 		return 0, usagef("explore: %v", err)
 	}
-	sys, err := entry.New(Config{Harness: *harness, Agents: *agents, Retries: -1})
+	sys, err := entry.New(Config{Harness: *harness, Agents: *agents, Retries: retries})
 	if err != nil {
 		return 0, usagef("explore %s: %v", entry.Name, err)
 	}
