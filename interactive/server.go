@@ -6,21 +6,24 @@
 // The JSON API, under /api/:
 //
 //	GET  /api/state    the current state (State)
-//	POST /api/deliver  {"id":"<16 hex digits>"}: deliver an enabled event
+//	POST /api/deliver  {"id":"<16 hex digits>"}: deliver an enabled event (Pending.ID)
 //	POST /api/undo     take back the last delivery
 //	POST /api/reset    back to the initial state; forget a loaded schedule
 //	POST /api/load     body: a file of ravel check --out; resets to the initial state of
 //	                   the run the file records, and Next steps through it
 //	POST /api/next     deliver the next step of the loaded schedule
 //
-// Every POST answers with the new State, or a 4xx and {"error": "…"}.
+// Every POST answers with the new State, or a 4xx and {"error": "…"}; so do an unknown
+// path under /api/ (404) and a known one asked with another method (405, with Allow).
 package interactive
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,16 +72,28 @@ func NewWith(sys model.System, opts Options) (*Server, error) {
 type State struct {
 	System      string         `json:"system"`
 	Steps       []report.Step  `json:"steps"`
-	Enabled     []report.Step  `json:"enabled"`
+	Enabled     []Pending      `json:"enabled"`
 	Actors      []ActorState   `json:"actors"`
 	Events      []report.Event `json:"events"`
 	Timeline    string         `json:"timeline"`
 	Failure     string         `json:"failure,omitempty"`
 	Verdict     string         `json:"verdict"`
 	Fingerprint string         `json:"fingerprint"`
-	Faults      string         `json:"faults,omitempty"` // the fault budgets, as check's header shows them: "crash 1"
+	Faults      string         `json:"faults,omitempty"` // the fault budgets, as check's header shows them: "partition 1, timeouts 1"
 	Script      []report.Step  `json:"script,omitempty"`
-	Next        int            `json:"next"` // the index in Script of the next step, when it follows the steps made
+	// Next is, with a schedule loaded, the index in Script of its next step, -1 when the
+	// steps made have left it; absent (nil) with none loaded.
+	Next *int `json:"next,omitempty"`
+}
+
+// Pending is an event that can be delivered now: a step without a step number yet.
+type Pending struct {
+	ID    string `json:"id"` // 16 hex digits: what /api/deliver takes
+	Kind  string `json:"kind"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Msg   string `json:"msg"`
+	Timer string `json:"timer,omitempty"`
 }
 
 // ActorState is one actor's state, as explorer.DescribeActor renders it.
@@ -92,10 +107,12 @@ func (s *Server) state() State {
 	st := State{
 		System:      sys.Name,
 		Steps:       report.NewSteps(sys, s.sess.Steps()),
-		Enabled:     report.NewSteps(sys, s.sess.Enabled()),
 		Failure:     s.sess.Failure(),
 		Fingerprint: fmt.Sprintf("%016x", s.sess.Fingerprint()),
-		Faults:      strings.TrimSpace(report.FaultsOf(sys).Describe()),
+		Faults:      report.FaultsOf(sys).Describe(),
+	}
+	for _, e := range report.NewSteps(sys, s.sess.Enabled()) {
+		st.Enabled = append(st.Enabled, Pending{ID: e.ID, Kind: e.Kind, From: e.From, To: e.To, Msg: e.Msg, Timer: e.Timer})
 	}
 	h := report.NewHistory(sys, s.sess.Events())
 	st.Events, st.Timeline = h.Events, h.Timeline
@@ -116,88 +133,140 @@ func (s *Server) state() State {
 		for i, id := range s.script {
 			st.Script[i] = report.Step{Step: i + 1, ID: fmt.Sprintf("%016x", id)}
 		}
-		st.Next = -1
+		next := -1
 		if len(steps) <= len(s.script) {
-			st.Next = len(steps)
+			next = len(steps)
 			for i, d := range steps {
 				if d.ID != s.script[i] {
-					st.Next = -1
+					next = -1
 					break
 				}
 			}
 		}
+		st.Next = &next
 	}
 	return st
 }
 
+// route is one path of the API: the method it takes and what it does to the session.
+type route struct {
+	method, path string
+	do           func(*http.Request) error
+}
+
 // Handler serves the page at / and the API under /api/.
 func (s *Server) Handler() http.Handler {
+	routes := []route{
+		{"GET", "/api/state", func(*http.Request) error { return nil }},
+		{"POST", "/api/deliver", s.deliver},
+		{"POST", "/api/undo", func(*http.Request) error {
+			if !s.sess.Undo() {
+				return fmt.Errorf("nothing to undo")
+			}
+			return nil
+		}},
+		{"POST", "/api/reset", func(*http.Request) error {
+			for s.sess.Undo() {
+			}
+			s.script = nil
+			return nil
+		}},
+		{"POST", "/api/load", s.load},
+		{"POST", "/api/next", func(*http.Request) error {
+			st := s.state()
+			switch {
+			case s.script == nil:
+				return fmt.Errorf("no next step: load a counterexample first")
+			case *st.Next < 0:
+				return fmt.Errorf("no next step: the steps made have left the counterexample's schedule; undo back onto it")
+			case *st.Next >= len(s.script):
+				return fmt.Errorf("no next step: the counterexample's schedule is complete (%d steps)", len(s.script))
+			}
+			return s.sess.Deliver(s.script[*st.Next])
+		}},
+	}
+	var api []string
+	for _, rt := range routes {
+		api = append(api, rt.method+" "+rt.path)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, page)
 	})
-	mux.HandleFunc("GET /api/state", s.do(func(*http.Request) error { return nil }))
-	mux.HandleFunc("POST /api/deliver", s.do(func(r *http.Request) error {
-		var req struct {
-			ID string `json:"id"`
+	// Every path under /api/ answers in JSON, the unknown ones and wrong methods too.
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		i := slices.IndexFunc(routes, func(rt route) bool { return rt.path == r.URL.Path })
+		if i < 0 {
+			writeError(w, http.StatusNotFound, fmt.Errorf("%s is not in the API, which is %s", r.URL.Path, strings.Join(api, ", ")))
+			return
 		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			return fmt.Errorf("want {\"id\": \"<16 hex digits>\"}: %v", err)
+		rt := routes[i]
+		if r.Method != rt.method && !(rt.method == "GET" && r.Method == "HEAD") {
+			allow := rt.method
+			if allow == "GET" {
+				allow = "GET, HEAD"
+			}
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s takes %s, not %s", rt.path, rt.method, r.Method))
+			return
 		}
-		id, err := strconv.ParseUint(req.ID, 16, 64)
-		if err != nil {
-			return fmt.Errorf("bad id %q: want 16 hex digits", req.ID)
-		}
-		return s.sess.Deliver(id)
-	}))
-	mux.HandleFunc("POST /api/undo", s.do(func(*http.Request) error {
-		if !s.sess.Undo() {
-			return fmt.Errorf("nothing to undo")
-		}
-		return nil
-	}))
-	mux.HandleFunc("POST /api/reset", s.do(func(*http.Request) error {
-		for s.sess.Undo() {
-		}
-		s.script = nil
-		return nil
-	}))
-	mux.HandleFunc("POST /api/load", s.do(func(r *http.Request) error {
-		// The same strict reading as ravel replay's: format, digest, identities.
-		f, ids, err := report.Read(r.Body, "the file")
-		if err != nil {
-			return err
-		}
-		if f.Run.System != "" && f.Run.System != s.sys.Name {
-			return fmt.Errorf("the file is a counterexample of %s, not of %s", f.Run.System, s.sys.Name)
-		}
-		sys, err := s.loadSystem(f)
-		if err != nil {
-			return err
-		}
-		// The schedule's identities are those of the fingerprint its run used: step it in
-		// a session of the same mode.
-		sess, err := explorer.NewSessionMode(sys, f.Run.Reflective)
-		if err != nil {
-			return err
-		}
-		s.sys, s.sess, s.script = sys, sess, ids
-		return nil
-	}))
-	mux.HandleFunc("POST /api/next", s.do(func(*http.Request) error {
-		st := s.state()
-		switch {
-		case s.script == nil:
-			return fmt.Errorf("no next step: load a counterexample first")
-		case st.Next < 0:
-			return fmt.Errorf("no next step: the steps made have left the counterexample's schedule; undo back onto it")
-		case st.Next >= len(s.script):
-			return fmt.Errorf("no next step: the counterexample's schedule is complete (%d steps)", len(s.script))
-		}
-		return s.sess.Deliver(s.script[st.Next])
-	}))
+		s.do(rt.do)(w, r)
+	})
 	return mux
+}
+
+// deliver is POST /api/deliver: {"id": "<16 hex digits>"}, an event of State.Enabled.
+func (s *Server) deliver(r *http.Request) error {
+	const want = `want {"id": "<16 hex digits>"}, the id of a pending event`
+	var req struct {
+		ID string `json:"id"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.Is(err, io.EOF):
+			return fmt.Errorf("%s: the body is empty", want)
+		case errors.As(err, &typ) && typ.Field == "id":
+			return fmt.Errorf("%s: the id is a JSON %s, not a string", want, typ.Value)
+		case errors.As(err, &typ):
+			return fmt.Errorf("%s: the body is a JSON %s, not an object", want, typ.Value)
+		default:
+			return fmt.Errorf("%s: the body is not JSON", want)
+		}
+	}
+	if req.ID == "" {
+		return fmt.Errorf("%s: the body has no id", want)
+	}
+	id, err := strconv.ParseUint(req.ID, 16, 64)
+	if len(req.ID) != 16 || err != nil {
+		return fmt.Errorf("bad id %q: want 16 hex digits, the id of a pending event", req.ID)
+	}
+	return s.sess.Deliver(id)
+}
+
+// load is POST /api/load: the body is a file of ravel check --out.
+func (s *Server) load(r *http.Request) error {
+	// The same strict reading as ravel replay's: format, digest, identities.
+	f, ids, err := report.Read(r.Body, "the file")
+	if err != nil {
+		return err
+	}
+	if f.Run.System != "" && f.Run.System != s.sys.Name {
+		return fmt.Errorf("the file is a counterexample of %s, not of %s", f.Run.System, s.sys.Name)
+	}
+	sys, err := s.loadSystem(f)
+	if err != nil {
+		return err
+	}
+	// The schedule's identities are those of the fingerprint its run used: step it in
+	// a session of the same mode.
+	sess, err := explorer.NewSessionMode(sys, f.Run.Reflective)
+	if err != nil {
+		return err
+	}
+	s.sys, s.sess, s.script = sys, sess, ids
+	return nil
 }
 
 // loadSystem is the system to step through f on: the one Rebuild builds from f's run, or
@@ -225,7 +294,7 @@ func (s *Server) loadSystem(f report.File) (model.System, error) {
 
 // faultsText names fault budgets for a message: "crash 1", or "none".
 func faultsText(f *report.Faults) string {
-	if t := strings.TrimSpace(f.Describe()); t != "" {
+	if t := f.Describe(); t != "" {
 		return t
 	}
 	return "none"
@@ -241,12 +310,18 @@ func (s *Server) do(f func(*http.Request) error) http.HandlerFunc {
 			st = s.state()
 		}
 		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
 		if err != nil {
-			w.WriteHeader(http.StatusBadRequest)
-			json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+			writeError(w, http.StatusBadRequest, err)
 			return
 		}
+		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(st)
 	}
+}
+
+// writeError answers {"error": "…"} with code.
+func writeError(w http.ResponseWriter, code int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
 }
