@@ -15,6 +15,12 @@
 //
 // Every POST answers with the new State, or a 4xx and {"error": "…"}; so do an unknown
 // path under /api/ (404) and a known one asked with another method (405, with Allow).
+//
+// The server answers only requests addressed to it by a loopback name —
+// Host 127.0.0.1:PORT, localhost:PORT or [::1]:PORT, PORT the one it listens on — and
+// refuses a POST from a page of another origin (an Origin header other than its own):
+// 403 and {"error": "…"}. Another site's page open in the same browser can then neither
+// read the state through a name it rebinds to 127.0.0.1, nor deliver, load or reset.
 package interactive
 
 import (
@@ -22,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"slices"
 	"strconv"
@@ -154,7 +161,8 @@ type route struct {
 	do           func(*http.Request) error
 }
 
-// Handler serves the page at / and the API under /api/.
+// Handler serves the page at / and the API under /api/, to requests addressed to the
+// server by a loopback name and, for a POST, from its own page (the package comment).
 func (s *Server) Handler() http.Handler {
 	routes := []route{
 		{"GET", "/api/state", func(*http.Request) error { return nil }},
@@ -213,7 +221,7 @@ func (s *Server) Handler() http.Handler {
 		}
 		s.do(rt.do)(w, r)
 	})
-	return mux
+	return guard(mux)
 }
 
 // deliver is POST /api/deliver: {"id": "<16 hex digits>"}, an event of State.Enabled.
@@ -267,6 +275,46 @@ func (s *Server) load(r *http.Request) error {
 	}
 	s.sys, s.sess, s.script = sys, sess, ids
 	return nil
+}
+
+// guard refuses, 403, a request not addressed to the server by a loopback name and its
+// own port, and a POST (or any method that is not GET or HEAD) whose Origin is another
+// site's: a page elsewhere may neither read the session through a rebound name nor
+// change it.
+func guard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !ownHost(r, r.Host) {
+			writeError(w, http.StatusForbidden, fmt.Errorf("refused: the request is addressed to %q; ravel explore answers only at 127.0.0.1, localhost or [::1] with its own port", r.Host))
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && r.Method != "GET" && r.Method != "HEAD" {
+			host, ok := strings.CutPrefix(origin, "http://")
+			if !ok || !ownHost(r, host) {
+				writeError(w, http.StatusForbidden, fmt.Errorf("refused: a %s from a page of %s; ravel explore takes changes only from its own page", r.Method, origin))
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// ownHost reports whether hostport names the server that received r: a loopback name and
+// the port it listens on (any port when r does not say which it came in on).
+func ownHost(r *http.Request, hostport string) bool {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host, port = hostport, "80"
+	}
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		if _, own, err := net.SplitHostPort(a.String()); err == nil && port != own {
+			return false
+		}
+	}
+	switch strings.ToLower(host) {
+	case "127.0.0.1", "localhost", "::1":
+		return true
+	}
+	return false
 }
 
 // loadSystem is the system to step through f on: the one Rebuild builds from f's run, or
