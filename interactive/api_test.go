@@ -156,3 +156,19 @@ func TestAPIAnswersJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsReadAsText: an error answer reads as it is written, "<16 hex digits>", not
+// with JSON's HTML escapes ("\u003c16 hex digits\u003e") that curl shows.
+func TestErrorsReadAsText(t *testing.T) {
+	_, _, ts := buggyServer(t)
+	defer ts.Close()
+	resp, err := http.Post(ts.URL+"/api/deliver", "application/json", strings.NewReader(`{"id":12}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `<16 hex digits>`) {
+		t.Errorf("the error answer escapes what it says: %s", b)
+	}
+}

@@ -371,5 +371,7 @@ func (s *Server) do(f func(*http.Request) error) http.HandlerFunc {
 func writeError(w http.ResponseWriter, code int, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // for people reading it: "<16 hex digits>", not "\u003c…"
+	enc.Encode(map[string]string{"error": err.Error()})
 }
