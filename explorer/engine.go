@@ -683,7 +683,7 @@ func (e *engine) fail(f *failure, s *state, d int) {
 func deliveries(evs []dpor.Event) []Delivery {
 	out := make([]Delivery, len(evs))
 	for i, ev := range evs {
-		out[i] = Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer, Target: ev.Target}
+		out[i] = deliveryOf(ev)
 	}
 	return out
 }

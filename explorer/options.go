@@ -266,3 +266,9 @@ type Delivery struct {
 	// Target is, for a fault, what it acts on (dpor.Event.Target).
 	Target uint64
 }
+
+// deliveryOf is the Delivery of ev: the one place an event becomes a step, so that a
+// search's, a replay's and a session's steps carry the same fields.
+func deliveryOf(ev dpor.Event) Delivery {
+	return Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer, Target: ev.Target}
+}

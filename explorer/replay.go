@@ -77,7 +77,7 @@ func replay(x *executor, ids []uint64, like map[uint64]uint64) (*Execution, erro
 		if like != nil && !ev.Kind.IsFault() {
 			like[ev.ID] = ev.Content
 		}
-		ex.Steps = append(ex.Steps, Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer, Target: ev.Target})
+		ex.Steps = append(ex.Steps, deliveryOf(ev))
 		next, l, f := x.step(s, idx[k], d, log)
 		log = l
 		if f != nil {

@@ -53,7 +53,7 @@ func (s *Session) Enabled() []Delivery {
 	buf, _ := s.x.enabled(s.cur(), nil, nil)
 	out := make([]Delivery, len(buf))
 	for i, ev := range buf {
-		out[i] = Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer}
+		out[i] = deliveryOf(ev)
 	}
 	return out
 }
@@ -73,7 +73,7 @@ func (s *Session) Deliver(id uint64) error {
 		}
 		next, log, f := s.x.step(cur, idx[i], len(s.steps), s.log[:cur.events])
 		s.log = log
-		s.steps = append(s.steps, Delivery{ID: ev.ID, Kind: ev.Kind, From: ev.From, To: ev.To, Msg: ev.Msg, Timer: ev.Timer})
+		s.steps = append(s.steps, deliveryOf(ev))
 		s.states = append(s.states, next)
 		if f != nil {
 			s.failure = f.kind + ": " + f.msg

@@ -71,8 +71,8 @@ func TestNextSaysWhyThereIsNoNextStep(t *testing.T) {
 	for range res.First.Steps {
 		st, _ = post(t, ts.URL+"/api/undo", "")
 	}
-	if st.Next != 0 || len(st.Script) == 0 {
-		t.Fatalf("after undoing every step: next %d, script %d", st.Next, len(st.Script))
+	if st.Next == nil || *st.Next != 0 || len(st.Script) == 0 {
+		t.Fatalf("after undoing every step: next %v, script %d", st.Next, len(st.Script))
 	}
 	other := ""
 	for _, e := range st.Enabled {

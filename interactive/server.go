@@ -6,7 +6,7 @@
 // The JSON API, under /api/:
 //
 //	GET  /api/state    the current state (State)
-//	POST /api/deliver  {"id":"<16 hex digits>"}: deliver an enabled event
+//	POST /api/deliver  {"id":"<16 hex digits>"}: deliver an enabled event (Pending.ID)
 //	POST /api/undo     take back the last delivery; {"to":k}: every delivery after the
 //	                   k-th (0: back to the initial state, keeping a loaded schedule)
 //	POST /api/reset    back to the initial state of the system the server was started
@@ -18,11 +18,18 @@
 //	                   a reset or another load), and Next steps through it
 //	POST /api/next     deliver the next step of the loaded schedule
 //
-// Every POST answers with the new State, or a 4xx and {"error": "…"}. There is one
-// session per server: every tab or client drives the same one. State.Version counts the
+// Every POST answers with the new State, or a 4xx and {"error": "…"}; so do an unknown
+// path under /api/ (404) and a known one asked with another method (405, with Allow).
+// There is one session per server: every tab or client drives the same one. State.Version counts the
 // changes made to it; deliver, next, undo and reset take an optional "version" in their
 // JSON body, and refuse with 409 Conflict when it is not the current one (the state was
 // changed elsewhere since the caller last saw it), changing nothing.
+//
+// The server answers only requests addressed to it by a loopback name —
+// Host 127.0.0.1:PORT, localhost:PORT or [::1]:PORT, PORT the one it listens on — and
+// refuses a POST from a page of another origin (an Origin header other than its own):
+// 403 and {"error": "…"}. Another site's page open in the same browser can then neither
+// read the state through a name it rebinds to 127.0.0.1, nor deliver, load or reset.
 package interactive
 
 import (
@@ -30,7 +37,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,16 +100,18 @@ func NewWith(sys model.System, opts Options) (*Server, error) {
 type State struct {
 	System      string         `json:"system"`
 	Steps       []report.Step  `json:"steps"`
-	Enabled     []report.Step  `json:"enabled"`
+	Enabled     []Pending      `json:"enabled"`
 	Actors      []ActorState   `json:"actors"`
 	Events      []report.Event `json:"events"`
 	Timeline    string         `json:"timeline"`
 	Failure     string         `json:"failure,omitempty"`
 	Verdict     string         `json:"verdict"`
 	Fingerprint string         `json:"fingerprint"`
-	Faults      string         `json:"faults,omitempty"` // the fault budgets, as check's header shows them: "crash 1"
+	Faults      string         `json:"faults,omitempty"` // the fault budgets, as check's header shows them: "partition 1, timeouts 1"
 	Script      []report.Step  `json:"script,omitempty"`
-	Next        int            `json:"next"` // the index in Script of the next step, when it follows the steps made
+	// Next is, with a schedule loaded, the index in Script of its next step, -1 when the
+	// steps made have left it; absent (nil) with none loaded.
+	Next *int `json:"next,omitempty"`
 
 	// Version counts the changes made to the session (State's doc: a stale caller's
 	// deliver, next, undo or reset is refused).
@@ -138,6 +149,16 @@ type State struct {
 	NextNote string `json:"next_note,omitempty"`
 }
 
+// Pending is an event that can be delivered now: a step without a step number yet.
+type Pending struct {
+	ID    string `json:"id"` // 16 hex digits: what /api/deliver takes
+	Kind  string `json:"kind"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Msg   string `json:"msg"`
+	Timer string `json:"timer,omitempty"`
+}
+
 // ActorState is one actor's state, as explorer.DescribeActor renders it. Down: the actor
 // is crashed, and State is what it held when it crashed; MayRestart: a later step may
 // restart it.
@@ -153,10 +174,12 @@ func (s *Server) state() State {
 	st := State{
 		System:      sys.Name,
 		Steps:       report.NewSteps(sys, s.sess.Steps()),
-		Enabled:     report.NewSteps(sys, s.sess.Enabled()),
 		Failure:     s.sess.Failure(),
 		Fingerprint: fmt.Sprintf("%016x", s.sess.Fingerprint()),
-		Faults:      strings.TrimSpace(report.FaultsOf(sys).Describe()),
+		Faults:      report.FaultsOf(sys).Describe(),
+	}
+	for _, e := range report.NewSteps(sys, s.sess.Enabled()) {
+		st.Enabled = append(st.Enabled, Pending{ID: e.ID, Kind: e.Kind, From: e.From, To: e.To, Msg: e.Msg, Timer: e.Timer})
 	}
 	h := report.NewHistory(sys, s.sess.Events())
 	st.Events, st.Timeline = h.Events, h.Timeline
@@ -183,16 +206,17 @@ func (s *Server) state() State {
 				st.Script[i].Step = i + 1
 			}
 		}
-		st.Next = -1
+		next := -1
 		if len(steps) <= len(s.script) {
-			st.Next = len(steps)
+			next = len(steps)
 			for i, d := range steps {
 				if d.ID != s.script[i] {
-					st.Next = -1
+					next = -1
 					break
 				}
 			}
 		}
+		st.Next = &next
 		st.Loaded, st.Records = s.loaded, s.records
 	}
 	if err := s.nextErr(st); err != nil {
@@ -201,101 +225,165 @@ func (s *Server) state() State {
 	return st
 }
 
-// Handler serves the page at / and the API under /api/.
+// route is one path of the API: the method it takes and what it does to the session.
+type route struct {
+	method, path string
+	do           func(*http.Request) error
+}
+
+// Handler serves the page at / and the API under /api/, to requests addressed to the
+// server by a loopback name and, for a POST, from its own page (the package comment).
 func (s *Server) Handler() http.Handler {
+	routes := []route{
+		{"GET", "/api/state", func(*http.Request) error { return nil }},
+		{"POST", "/api/deliver", s.deliver},
+		{"POST", "/api/undo", s.undo},
+		{"POST", "/api/reset", s.reset},
+		{"POST", "/api/load", s.load},
+		{"POST", "/api/next", s.next},
+	}
+	var api []string
+	for _, rt := range routes {
+		api = append(api, rt.method+" "+rt.path)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, page)
 	})
-	mux.HandleFunc("GET /api/state", s.do(func(*http.Request) error { return nil }))
-	mux.HandleFunc("POST /api/deliver", s.do(func(r *http.Request) error {
-		var req struct {
-			ID      string `json:"id"`
-			Version *int64 `json:"version"`
+	// Every path under /api/ answers in JSON, the unknown ones and wrong methods too.
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		i := slices.IndexFunc(routes, func(rt route) bool { return rt.path == r.URL.Path })
+		if i < 0 {
+			writeError(w, http.StatusNotFound, fmt.Errorf("%s is not in the API, which is %s", r.URL.Path, strings.Join(api, ", ")))
+			return
 		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			return fmt.Errorf("want {\"id\": \"<16 hex digits>\"}: %v", err)
-		}
-		if err := s.current(req.Version); err != nil {
-			return err
-		}
-		id, err := strconv.ParseUint(req.ID, 16, 64)
-		if err != nil {
-			return fmt.Errorf("bad id %q: want 16 hex digits", req.ID)
-		}
-		return s.sess.Deliver(id)
-	}))
-	mux.HandleFunc("POST /api/undo", s.do(func(r *http.Request) error {
-		req, err := s.control(r)
-		if err != nil {
-			return err
-		}
-		if req.To == nil {
-			if !s.sess.Undo() {
-				return fmt.Errorf("nothing to undo")
+		rt := routes[i]
+		if r.Method != rt.method && !(rt.method == "GET" && r.Method == "HEAD") {
+			allow := rt.method
+			if allow == "GET" {
+				allow = "GET, HEAD"
 			}
-			return nil
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s takes %s, not %s", rt.path, rt.method, r.Method))
+			return
 		}
-		if *req.To < 0 || *req.To >= len(s.sess.Steps()) {
-			return fmt.Errorf("nothing to undo: cannot go back to step %d of %d", *req.To, len(s.sess.Steps()))
+		s.do(rt.do)(w, r)
+	})
+	return guard(mux)
+}
+
+// deliver is POST /api/deliver: {"id": "<16 hex digits>"}, an event of State.Enabled,
+// with an optional "version".
+func (s *Server) deliver(r *http.Request) error {
+	const want = `want {"id": "<16 hex digits>"}, the id of a pending event`
+	var req struct {
+		ID      string `json:"id"`
+		Version *int64 `json:"version"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.Is(err, io.EOF):
+			return fmt.Errorf("%s: the body is empty", want)
+		case errors.As(err, &typ) && typ.Field == "id":
+			return fmt.Errorf("%s: the id is a JSON %s, not a string", want, typ.Value)
+		case errors.As(err, &typ):
+			return fmt.Errorf("%s: the body is a JSON %s, not an object", want, typ.Value)
+		default:
+			return fmt.Errorf("%s: the body is not JSON", want)
 		}
-		for len(s.sess.Steps()) > *req.To && s.sess.Undo() {
+	}
+	if err := s.current(req.Version); err != nil {
+		return err
+	}
+	if req.ID == "" {
+		return fmt.Errorf("%s: the body has no id", want)
+	}
+	id, err := strconv.ParseUint(req.ID, 16, 64)
+	if len(req.ID) != 16 || err != nil {
+		return fmt.Errorf("bad id %q: want 16 hex digits, the id of a pending event", req.ID)
+	}
+	return s.sess.Deliver(id)
+}
+
+// undo is POST /api/undo: take back the last delivery, or {"to":k} every one after the
+// k-th.
+func (s *Server) undo(r *http.Request) error {
+	req, err := s.control(r)
+	if err != nil {
+		return err
+	}
+	if req.To == nil {
+		if !s.sess.Undo() {
+			return fmt.Errorf("nothing to undo")
 		}
 		return nil
-	}))
-	mux.HandleFunc("POST /api/reset", s.do(func(r *http.Request) error {
-		if _, err := s.control(r); err != nil {
-			return err
-		}
-		// Back to the system the server was started with, not a loaded run's.
-		sess, err := explorer.NewSession(s.started)
-		if err != nil {
-			return err
-		}
-		s.sys, s.sess = s.started, sess
-		s.harness, s.workload = s.opts.Harness, ""
-		s.script, s.steps, s.loaded, s.records = nil, nil, "", ""
-		return nil
-	}))
-	mux.HandleFunc("POST /api/load", s.do(func(r *http.Request) error {
-		// The same strict reading as ravel replay's: format, digest, identities.
-		f, ids, err := report.Read(r.Body, "the file")
-		if err != nil {
-			return err
-		}
-		if f.Run.System != "" && f.Run.System != s.sys.Name {
-			return fmt.Errorf("the file is a counterexample of %s, not of %s", f.Run.System, s.sys.Name)
-		}
-		sys, err := s.loadSystem(f)
-		if err != nil {
-			return err
-		}
-		// The schedule's identities are those of the fingerprint its run used: step it in
-		// a session of the same mode.
-		sess, err := explorer.NewSessionMode(sys, f.Run.Reflective)
-		if err != nil {
-			return err
-		}
-		s.sys, s.sess, s.script = sys, sess, ids
-		s.loaded, s.steps, s.records = r.URL.Query().Get("name"), f.Violation.Steps, recorded(f.Violation)
-		s.harness, s.workload = f.Run.Harness, f.Run.Workload
-		if s.rebuild == nil {
-			s.harness, s.workload = s.opts.Harness, "" // the server's own system
-		}
-		return nil
-	}))
-	mux.HandleFunc("POST /api/next", s.do(func(r *http.Request) error {
-		if _, err := s.control(r); err != nil {
-			return err
-		}
-		st := s.state()
-		if err := s.nextErr(st); err != nil {
-			return err
-		}
-		return s.sess.Deliver(s.script[st.Next])
-	}))
-	return mux
+	}
+	if *req.To < 0 || *req.To >= len(s.sess.Steps()) {
+		return fmt.Errorf("nothing to undo: cannot go back to step %d of %d", *req.To, len(s.sess.Steps()))
+	}
+	for len(s.sess.Steps()) > *req.To && s.sess.Undo() {
+	}
+	return nil
+}
+
+// reset is POST /api/reset: back to the system the server was started with, not a
+// loaded run's, and forget the loaded file.
+func (s *Server) reset(r *http.Request) error {
+	if _, err := s.control(r); err != nil {
+		return err
+	}
+	sess, err := explorer.NewSession(s.started)
+	if err != nil {
+		return err
+	}
+	s.sys, s.sess = s.started, sess
+	s.harness, s.workload = s.opts.Harness, ""
+	s.script, s.steps, s.loaded, s.records = nil, nil, "", ""
+	return nil
+}
+
+// load is POST /api/load: the body is a file of ravel check --out (?name=FILE names it
+// for the page).
+func (s *Server) load(r *http.Request) error {
+	// The same strict reading as ravel replay's: format, digest, identities.
+	f, ids, err := report.Read(r.Body, "the file")
+	if err != nil {
+		return err
+	}
+	if f.Run.System != "" && f.Run.System != s.sys.Name {
+		return fmt.Errorf("the file is a counterexample of %s, not of %s", f.Run.System, s.sys.Name)
+	}
+	sys, err := s.loadSystem(f)
+	if err != nil {
+		return err
+	}
+	// The schedule's identities are those of the fingerprint its run used: step it in
+	// a session of the same mode.
+	sess, err := explorer.NewSessionMode(sys, f.Run.Reflective)
+	if err != nil {
+		return err
+	}
+	s.sys, s.sess, s.script = sys, sess, ids
+	s.loaded, s.steps, s.records = r.URL.Query().Get("name"), f.Violation.Steps, recorded(f.Violation)
+	s.harness, s.workload = f.Run.Harness, f.Run.Workload
+	if s.rebuild == nil {
+		s.harness, s.workload = s.opts.Harness, "" // the server's own system
+	}
+	return nil
+}
+
+// next is POST /api/next: deliver the loaded schedule's next step.
+func (s *Server) next(r *http.Request) error {
+	if _, err := s.control(r); err != nil {
+		return err
+	}
+	st := s.state()
+	if err := s.nextErr(st); err != nil {
+		return err
+	}
+	return s.sess.Deliver(s.script[*st.Next])
 }
 
 // nextErr says why Next cannot deliver in st, or returns nil when it can.
@@ -303,9 +391,9 @@ func (s *Server) nextErr(st State) error {
 	switch {
 	case s.script == nil:
 		return fmt.Errorf("no next step: load a counterexample first")
-	case st.Next < 0:
+	case *st.Next < 0:
 		return fmt.Errorf("no next step: the steps made have left the counterexample's schedule; undo back onto it")
-	case st.Next >= len(s.script):
+	case *st.Next >= len(s.script):
 		return fmt.Errorf("no next step: the counterexample's schedule is complete (%d steps)", len(s.script))
 	}
 	return nil
@@ -402,16 +490,8 @@ func setup(harness, workload string, sys *model.System) string {
 		parts = append(parts, "harness "+harness)
 	}
 	parts = append(parts, fmt.Sprintf("agents %d", len(sys.Actors)))
-	// The budgets, "drop 1  crash 1", as "faults drop 1 · crash 1".
-	var budgets []string
-	for _, w := range strings.Fields(faultsText(report.FaultsOf(sys))) {
-		if _, err := strconv.Atoi(w); err == nil && len(budgets) > 0 {
-			budgets[len(budgets)-1] += " " + w
-			continue
-		}
-		budgets = append(budgets, w)
-	}
-	parts = append(parts, "faults "+strings.Join(budgets, " · "))
+	// The budgets, "drop 1, crash 1", as "faults drop 1 · crash 1".
+	parts = append(parts, "faults "+strings.ReplaceAll(faultsText(report.FaultsOf(sys)), ", ", " · "))
 	return strings.Join(parts, " · ")
 }
 
@@ -439,6 +519,46 @@ func faultsLeft(sys *model.System, spent explorer.FaultsSpent) string {
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+// guard refuses, 403, a request not addressed to the server by a loopback name and its
+// own port, and a POST (or any method that is not GET or HEAD) whose Origin is another
+// site's: a page elsewhere may neither read the session through a rebound name nor
+// change it.
+func guard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !ownHost(r, r.Host) {
+			writeError(w, http.StatusForbidden, fmt.Errorf("refused: the request is addressed to %q; ravel explore answers only at 127.0.0.1, localhost or [::1] with its own port", r.Host))
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && r.Method != "GET" && r.Method != "HEAD" {
+			host, ok := strings.CutPrefix(origin, "http://")
+			if !ok || !ownHost(r, host) {
+				writeError(w, http.StatusForbidden, fmt.Errorf("refused: a %s from a page of %s; ravel explore takes changes only from its own page", r.Method, origin))
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// ownHost reports whether hostport names the server that received r: a loopback name and
+// the port it listens on (any port when r does not say which it came in on).
+func ownHost(r *http.Request, hostport string) bool {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host, port = hostport, "80"
+	}
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		if _, own, err := net.SplitHostPort(a.String()); err == nil && port != own {
+			return false
+		}
+	}
+	switch strings.ToLower(host) {
+	case "127.0.0.1", "localhost", "::1":
+		return true
+	}
+	return false
 }
 
 // loadSystem is the system to step through f on: the one Rebuild builds from f's run, or
@@ -485,16 +605,24 @@ func (s *Server) do(f func(*http.Request) error) http.HandlerFunc {
 			st = s.state()
 		}
 		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
 		if err != nil {
 			code := http.StatusBadRequest
 			if errors.As(err, new(staleError)) {
 				code = http.StatusConflict
 			}
-			w.WriteHeader(code)
-			json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+			writeError(w, code, err)
 			return
 		}
+		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(st)
 	}
+}
+
+// writeError answers {"error": "…"} with code.
+func writeError(w http.ResponseWriter, code int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // for people reading it: "<16 hex digits>", not "\u003c…"
+	enc.Encode(map[string]string{"error": err.Error()})
 }

@@ -90,8 +90,8 @@ func TestExplorerOverHTTP(t *testing.T) {
 	}
 	file, _ := os.ReadFile(path)
 	st, code := post(t, ts.URL+"/api/load", string(file))
-	if code != http.StatusOK || len(st.Steps) != 0 || len(st.Script) != len(res.First.Steps) || st.Next != 0 {
-		t.Fatalf("load: status %d, %d steps, script %d, next %d", code, len(st.Steps), len(st.Script), st.Next)
+	if code != http.StatusOK || len(st.Steps) != 0 || len(st.Script) != len(res.First.Steps) || st.Next == nil || *st.Next != 0 {
+		t.Fatalf("load: status %d, %d steps, script %d, next %v", code, len(st.Steps), len(st.Script), st.Next)
 	}
 	ids = nil
 	for i, d := range res.First.Steps {

@@ -55,7 +55,7 @@ func getState(t *testing.T, url string) interactive.State {
 	return st
 }
 
-func deliver(t *testing.T, url string, s report.Step) interactive.State {
+func deliver(t *testing.T, url string, s interactive.Pending) interactive.State {
 	t.Helper()
 	st, code := post(t, url+"/api/deliver", `{"id":"`+s.ID+`"}`)
 	if code != http.StatusOK {
@@ -81,7 +81,7 @@ func TestStateShowsACrash(t *testing.T) {
 	for _, f := range []*report.Faults{{Crash: 1}, {Crash: 1, CrashStop: true}} {
 		ts, _ := volatileServer(t, f)
 		st := getState(t, ts.URL)
-		var req, crash report.Step
+		var req, crash interactive.Pending
 		for _, s := range st.Enabled {
 			if s.Kind == "request" && req.ID == "" {
 				req = s
@@ -192,7 +192,7 @@ func TestLoadedSchedule(t *testing.T) {
 		}
 	}
 	// Off the schedule: the reason Next is disabled.
-	var off report.Step
+	var off interactive.Pending
 	for _, s := range st.Enabled {
 		if s.ID != st.Script[0].ID {
 			off = s
@@ -206,8 +206,8 @@ func TestLoadedSchedule(t *testing.T) {
 	for range st.Script {
 		st, _ = post(t, ts.URL+"/api/next", "")
 	}
-	if !strings.Contains(st.NextNote, "complete") || st.Next != len(st.Script) {
-		t.Errorf("at the end: next %d, note %q", st.Next, st.NextNote)
+	if !strings.Contains(st.NextNote, "complete") || st.Next == nil || *st.Next != len(st.Script) {
+		t.Errorf("at the end: next %v, note %q", st.Next, st.NextNote)
 	}
 	page := pageText(t, ts.URL)
 	for _, want := range []string{"Loaded: ", "This is the violation the file records", "next_note", "▶ next", "?name="} {
@@ -307,7 +307,7 @@ func TestFaultsBesideTheirMessages(t *testing.T) {
 	defer ts.Close()
 	st := getState(t, ts.URL)
 	st = deliver(t, ts.URL, st.Enabled[0])
-	byID := map[string]report.Step{}
+	byID := map[string]interactive.Pending{}
 	for _, s := range st.Enabled {
 		byID[s.ID] = s
 	}

@@ -475,7 +475,11 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if r.Delays != nil {
 		fmt.Fprintf(w, "  delays %d", *r.Delays)
 	}
-	fmt.Fprintf(w, "  agents %d  seed %d%s\n", r.Agents, r.Seed, r.Faults.Describe())
+	fmt.Fprintf(w, "  agents %d  seed %d", r.Agents, r.Seed)
+	if faults := r.Faults.Describe(); faults != "" {
+		fmt.Fprintf(w, "  %s", faults)
+	}
+	fmt.Fprintln(w)
 	for _, note := range checkCaveats(r) {
 		fmt.Fprintln(w, note)
 	}

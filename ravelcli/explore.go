@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/interactive"
@@ -24,12 +25,14 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	port := fs.Int("port", 0, "the port on 127.0.0.1 to serve on; 0 picks a free one (printed)")
 	harness := fs.String("harness", "", "the harness (default: the system's first)")
 	agents := fs.Int("agents", 0, "the number of agents (default: the system's)")
+	var retries int
+	retriesVar(fs, &retries, "the retry limit of systems that retry: at most `N` retries; 0 means none (default: the system's)")
 	var faults faultFlags
 	faults.declareBudgets(fs, "explore")
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it (on the run the file records: its harness, agents, workload and fault budgets, in place of these flags, until Reset, which goes back to the system these flags give and forgets the file). Every tab of the page drives the same session.\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
+		c.printHelp(stdout, fmt.Sprintf("Usage: ravel explore SYSTEM [flags]: deliver messages by hand in a browser, undo, load a counterexample of ravel check --out and step through it (on the run the file records: its harness, agents, retries, workload and fault budgets, in place of these flags, until Reset, which goes back to the system these flags give and forgets the file). Every tab of the page drives the same session. SIGINT or SIGTERM stops the server (exit 0).\n\nSystems: %s\n\nFlags:\n", c.validNames()), fs)
 		return exitOK, nil
 	}
 	if err != nil {
@@ -38,16 +41,14 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if len(pos) != 1 {
 		return 0, usagef("explore needs exactly one system (valid: %s), got %d arguments", c.validNames(), len(pos))
 	}
-	given := false
-	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "agents" })
-	if err := validAgents("explore", *agents, given); err != nil {
+	if err := (exploreFlags{agents: *agents, retries: retries}).validate("explore", fs); err != nil {
 		return 0, err
 	}
 	entry, err := c.lookup(pos[0])
 	if err != nil {
 		return 0, usagef("explore: %v", err)
 	}
-	sys, err := entry.New(Config{Harness: *harness, Agents: *agents, Retries: -1})
+	sys, err := entry.New(Config{Harness: *harness, Agents: *agents, Retries: retries})
 	if err != nil {
 		return 0, usagef("explore %s: %v", entry.Name, err)
 	}
@@ -73,9 +74,11 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("explore: %v", err)
 	}
-	fmt.Fprintf(stdout, "ravel explore %s: serving on http://%s/ (interrupt to stop)\n", entry.Name, ln.Addr())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGINT and SIGTERM both stop the server, which then exits 0 (ravel -h): caught
+	// before the line that says it serves, so a signal sent on reading it is handled.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	fmt.Fprintf(stdout, "ravel explore %s: serving on http://%s/ (interrupt to stop)\n", entry.Name, ln.Addr())
 	hs := &http.Server{Handler: srv.Handler()}
 	go func() {
 		<-ctx.Done()
@@ -84,6 +87,7 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return 0, fmt.Errorf("explore: %w", err)
 	}
+	fmt.Fprintf(stdout, "ravel explore %s: stopped\n", entry.Name)
 	return exitOK, nil
 }
 

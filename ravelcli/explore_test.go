@@ -86,8 +86,8 @@ func TestExploreStepsThroughAFaultCounterexample(t *testing.T) {
 	}
 }
 
-// TestExploreFaultFlags: explore takes check's fault budgets, with the same checks,
-// named as explore's.
+// TestExploreFaultFlags: explore takes check's fault budgets and --retries, with the
+// same checks, named as explore's.
 func TestExploreFaultFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -98,6 +98,10 @@ func TestExploreFaultFlags(t *testing.T) {
 		// --port -1: a flag let through would start no server, but fail on the port.
 		{[]string{"--crash-stop", "--port", "-1"}, "explore: --crash-stop needs a --crash budget"},
 		{[]string{"--partition-hold", "--port", "-1"}, "explore: --partition-hold needs a --partition budget"},
+		// --retries as check takes it (probe U14: "flag provided but not defined").
+		{[]string{"--retries", "-2"}, "explore: --retries must be 0 (none) or positive, got -2"},
+		{[]string{"--retries", "-1"}, "explore: --retries must be 0 (none) or positive, got -1"},
+		{[]string{"--retries", "3", "--port", "-1"}, "explore: --port must be 0…65535, got -1"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			code, _, stderr := runRavel(append([]string{"explore", "register-volatile"}, tc.args...)...)
@@ -106,4 +110,22 @@ func TestExploreFaultFlags(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestListFaultsNameExplore: ravel list's fault table says its flags are check's and
+// explore's (probe U14: it said "check flag").
+func TestListFaultsNameExplore(t *testing.T) {
+	code, stdout, stderr := runRavel("list")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "FAULT ") {
+			if !strings.Contains(line, "check and explore") {
+				t.Errorf("the fault table's heading names not both commands: %q", line)
+			}
+			return
+		}
+	}
+	t.Errorf("no fault table:\n%s", stdout)
 }

@@ -187,7 +187,7 @@ func TestListNamesColumnsNarrow(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, header := range []string{"STRATEGY", "DEPENDENCE", "FAULT (check flag)", "SPECIFICATION"} {
+	for _, header := range []string{"STRATEGY", "DEPENDENCE", "FAULT (flag)", "SPECIFICATION"} {
 		for _, line := range strings.Split(stdout, "\n") {
 			if !strings.HasPrefix(line, header+" ") {
 				continue

@@ -55,7 +55,7 @@ func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
 		fmt.Fprintf(w, "%s\t%s\n", d.Name, d.Doc)
 	}
 	fmt.Fprintln(w, "\t")
-	fmt.Fprintln(w, "FAULT (check flag)\tWHAT (budgets per schedule; 0, the default, injects none)")
+	fmt.Fprintln(w, "FAULT (flag)\tWHAT (a budget of check and explore, per schedule; 0, the default, injects none)")
 	for _, f := range faultList {
 		fmt.Fprintf(w, "%s\t%s\n", f[0], f[1])
 	}

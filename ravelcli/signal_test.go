@@ -230,3 +230,38 @@ func TestSecondInterruptQuits(t *testing.T) {
 		t.Errorf("the command ended with %v, want killed by SIGINT; stderr:\n%s", err, stderr.String())
 	}
 }
+
+// TestExploreStopsOnSignal: explore, a server, ends on SIGTERM as on SIGINT — exit 0
+// and a line saying it stopped — as ravel -h says (probe U8: SIGTERM killed it, 143).
+func TestExploreStopsOnSignal(t *testing.T) {
+	bin := ravelBinary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(bin, "explore", "chord", "--port", "0")
+			var stdout, stderr lockedBuffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			// The line is printed once the signals are caught.
+			for !strings.Contains(stdout.String(), "serving on http://") {
+				select {
+				case err := <-done:
+					t.Fatalf("explore ended (%v) before serving; stderr:\n%s", err, stderr.String())
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-done; err != nil {
+				t.Fatalf("%v: explore ended with %v, want exit 0; stderr:\n%s", sig, err, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "ravel explore chord: stopped") {
+				t.Errorf("%v: no line saying it stopped:\n%s", sig, stdout.String())
+			}
+		})
+	}
+}

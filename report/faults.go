@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ravelmc/ravel/model"
 )
@@ -39,15 +40,16 @@ func (f *Faults) ApplyTo(sys *model.System) {
 	}
 }
 
-// Describe renders the budgets for check's header: "  drop 1  crash 1".
+// Describe names the budgets, as check's header and the explorer page show them:
+// "drop 1, crash 1, crash-stop"; "" for none.
 func (f *Faults) Describe() string {
 	if f == nil {
 		return ""
 	}
-	s := ""
+	var parts []string
 	add := func(name string, n int) {
 		if n > 0 {
-			s += fmt.Sprintf("  %s %d", name, n)
+			parts = append(parts, fmt.Sprintf("%s %d", name, n))
 		}
 	}
 	add("drop", f.Drop)
@@ -56,10 +58,10 @@ func (f *Faults) Describe() string {
 	add("crash", f.Crash)
 	add("timeouts", f.Timeouts)
 	if f.Hold {
-		s += "  partition-hold"
+		parts = append(parts, "partition-hold")
 	}
 	if f.CrashStop {
-		s += "  crash-stop"
+		parts = append(parts, "crash-stop")
 	}
-	return s
+	return strings.Join(parts, ", ")
 }

@@ -28,3 +28,22 @@ func TestApplyToReplacesTheSystemsBudgets(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultsDescribe: the budgets read as a list, one space inside an item and a comma
+// between items (probe U15: the explorer page showed "partition 1  timeouts 1").
+func TestFaultsDescribe(t *testing.T) {
+	for _, tc := range []struct {
+		f    *report.Faults
+		want string
+	}{
+		{nil, ""},
+		{&report.Faults{}, ""},
+		{&report.Faults{Partition: 1, Timeouts: 1}, "partition 1, timeouts 1"},
+		{&report.Faults{Drop: 2, Crash: 1, CrashStop: true}, "drop 2, crash 1, crash-stop"},
+		{&report.Faults{Partition: 1, Hold: true}, "partition 1, partition-hold"},
+	} {
+		if got := tc.f.Describe(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
