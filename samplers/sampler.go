@@ -191,18 +191,23 @@ func New(name string, o Options) (*Config, error) {
 func RandomWalk() *Config { return must("random", Options{}) }
 
 // RAPOS is Sen's random partial-order sampler.
+// It panics on invalid options; New returns the error instead.
 func RAPOS(o Options) *Config { return must("rapos", o) }
 
 // POS is Yuan et al.'s partial-order sampler.
+// It panics on invalid options; New returns the error instead.
 func POS(o Options) *Config { return must("pos", o) }
 
 // PCTCP is PCT over an online chain partition.
+// It panics on invalid options; New returns the error instead.
 func PCTCP(o Options) *Config { return must("pctcp", o) }
 
 // TaPCT is trace-aware PCTCP: only racy events carry labels.
+// It panics on invalid options; New returns the error instead.
 func TaPCT(o Options) *Config { return must("tapct", o) }
 
 // DPOS is d-POS: PCT's change points over singleton chains.
+// It panics on invalid options; New returns the error instead.
 func DPOS(o Options) *Config { return must("dpos", o) }
 
 func must(name string, o Options) *Config {
