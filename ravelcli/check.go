@@ -176,6 +176,8 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 			return 0, usagef("check: %v", err)
 		}
 		strat = samplerStrategyName(sampling.Name)
+	} else if !slices.Contains(dpor.StrategyNames(), f.strategy) {
+		return 0, usagef("check: %v", unknownStrategy(f.strategy))
 	} else if strat, err = dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence}); err != nil {
 		return 0, usagef("check: %v", err)
 	}
@@ -642,6 +644,14 @@ func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 // the command writes on standard error.
 func progressLine(prog string, s explorer.Stats, caching bool, anon int64) string {
 	var b strings.Builder
+	if s.CalibrationRuns > 0 {
+		fmt.Fprintf(&b, "%s: calibrating the sampler: %s of %s calibration runs done (not counted as schedules), %.0fs", prog,
+			report.Thousands(int64(s.Calibrating)), report.Thousands(int64(s.CalibrationRuns)), s.Total.Seconds())
+		if anon >= 0 {
+			fmt.Fprintf(&b, ", %s resident", mib(anon))
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s: %s schedules, %s steps, ", prog, report.Thousands(s.Schedules), report.Thousands(s.Steps))
 	if caching {
 		fmt.Fprintf(&b, "%s states, ", report.Thousands(s.States))
