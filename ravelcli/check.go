@@ -369,7 +369,11 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 		printCheck(stdout, sys, report, res, saved, page)
 		if res.Sampling != nil && report.HistoriesUnjudged == 0 {
 			fmt.Fprintln(stdout)
-			printSampling(stdout, res.Sampling)
+			replay := ""
+			if report.Workload != "" {
+				replay = "--workloads " + report.Workload + " "
+			}
+			printSamplingReplay(stdout, res.Sampling, replay)
 		}
 	}
 	code := exitOK
@@ -470,7 +474,12 @@ func cutByDepth(r checkReport) bool {
 
 // printCheck prints the report; out and page are the files --out and --html wrote, if any.
 func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out, page string) {
-	fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s", r.System, r.Harness, r.Strategy)
+	if r.Workload != "" {
+		// The workload stands in for the harness (which the file keeps, for replay).
+		fmt.Fprintf(w, "ravel check %s  workload %s  strategy %s", r.System, r.Workload, r.Strategy)
+	} else {
+		fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s", r.System, r.Harness, r.Strategy)
+	}
 	if r.Dependence != "" {
 		fmt.Fprintf(w, "  dependence %s", r.Dependence)
 	}
