@@ -80,7 +80,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
 	addCheckpointFlags(fs, &f.ckpt)
-	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax)
+	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax+"; a key left out defaults to ops=3, clients=2, n=100, seed=1; SPEC#i, a workload's name as the report gives it (counted from 0), checks that one workload alone")
 	fs.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to `FILE`")
 	addSamplerFlags(fs, &f.sampling)
 	f.faults.declare(fs)

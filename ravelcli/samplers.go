@@ -28,13 +28,25 @@ type samplerFlags struct {
 }
 
 func addSamplerFlags(fs *flag.FlagSet, f *samplerFlags) {
-	fs.IntVar(&f.depth, "depth", 3, "pctcp, tapct, dpos: the bug depth d aimed at (d−1 priority change points)")
-	fs.StringVar(&f.events, "events", "auto", "pctcp: n, the bound on events per run, or auto (calibrated)")
-	fs.StringVar(&f.racyEvents, "racy-events", "auto", "tapct, dpos: n̂, the bound on racy events per run, or auto (calibrated)")
-	fs.StringVar(&f.racy, "racy", "auto", "tapct, dpos: the racy set R: auto (calibrated) or declared (the system's racy message types)")
-	fs.IntVar(&f.calibration, "calibration", 16, "samplers: random-walk runs that calibrate n, n̂ and R (not counted)")
-	fs.StringVar(&f.partition, "chain-partition", "ag", "pctcp, tapct: the online chain partition: ag, ag-paper or singleton")
-	fs.IntVar(&f.run, "run", 0, "samplers: the first run; with --max-schedules 1 it replays run R of --seed alone")
+	// Each help names the strategies the flag applies to, from flagRules, so that the
+	// list cannot go stale.
+	fs.IntVar(&f.depth, "depth", 3, appliesTo("depth")+": the bug depth d aimed at (d−1 priority change points)")
+	fs.StringVar(&f.events, "events", "auto", appliesTo("events")+": n, the bound on events per run, or auto (calibrated)")
+	fs.StringVar(&f.racyEvents, "racy-events", "auto", appliesTo("racy-events")+": n̂, the bound on racy events per run, or auto (calibrated)")
+	fs.StringVar(&f.racy, "racy", "auto", appliesTo("racy")+": the racy set R: auto (calibrated) or declared (the system's racy message types)")
+	fs.IntVar(&f.calibration, "calibration", 16, appliesTo("calibration")+": random-walk runs that calibrate n, n̂ and R (not counted)")
+	fs.StringVar(&f.partition, "chain-partition", "ag", appliesTo("chain-partition")+": the online chain partition: ag, ag-paper or singleton")
+	fs.IntVar(&f.run, "run", 0, appliesTo("run")+": the first run; with --max-schedules 1 it replays run R of --seed alone")
+}
+
+// appliesTo lists the strategies the first rule of flag in flagRules applies to.
+func appliesTo(flag string) string {
+	for _, r := range flagRules {
+		if r.flag == flag {
+			return strings.Join(strategiesWhere(r.applies), ", ")
+		}
+	}
+	return ""
 }
 
 // isSampler says whether name is one of the samplers' strategies.
