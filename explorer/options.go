@@ -185,6 +185,10 @@ type Stats struct {
 	Total       time.Duration // TT
 	ToFirst     time.Duration // TF: from the start to the first violation; 0 if none
 	Interrupted bool          // the context was cancelled
+	// Calibrating and CalibrationRuns are, while a sampler's calibration runs (not
+	// counted in Schedules) are under way, how many are done and how many there are to
+	// run; both are 0 otherwise (in Progress reports only).
+	Calibrating, CalibrationRuns int
 
 	// With state caching: distinct states reached, and arrivals at a state already seen.
 	States   int64

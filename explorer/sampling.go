@@ -65,22 +65,24 @@ type SamplingStats struct {
 	// Calibration is what the calibration runs measured, or nil when none ran.
 	Calibration *samplers.Calibration `json:"calibration,omitempty"`
 
-	ObservedN       int     `json:"observed_n"`
-	ObservedNHat    int     `json:"observed_n_hat"`
-	MaxChains       int     `json:"max_chains"`
-	MeanChains      float64 `json:"mean_chains"`
-	MaxConc         int     `json:"max_conc"`
-	MaxEnabled      int     `json:"max_enabled"`
-	BeyondN         int64   `json:"runs_beyond_n"`
-	Cut             int64   `json:"cut_runs"`
-	UnknownRacy     int64   `json:"unknown_events"`
-	NonRacyPerRun   float64 `json:"non_racy_per_run"`
-	FiredPerRun     float64 `json:"change_points_fired_per_run"`
-	Traces          int     `json:"distinct_traces"`
-	TraceBucketMin  int64   `json:"trace_bucket_min"`
-	TraceBucketMax  int64   `json:"trace_bucket_max"`
-	TraceBucketMean float64 `json:"trace_bucket_mean"`
-	TraceBucketSD   float64 `json:"trace_bucket_stddev"`
+	ObservedN int `json:"observed_n"`
+	// ObservedNHat and NonRacyPerRun are nil when the racy set R is unknown: no
+	// calibration ran and the system's racy types were not declared (pctcp with --events).
+	ObservedNHat    *int     `json:"observed_n_hat,omitempty"`
+	MaxChains       int      `json:"max_chains"`
+	MeanChains      float64  `json:"mean_chains"`
+	MaxConc         int      `json:"max_conc"`
+	MaxEnabled      int      `json:"max_enabled"`
+	BeyondN         int64    `json:"runs_beyond_n"`
+	Cut             int64    `json:"cut_runs"`
+	UnknownRacy     int64    `json:"unknown_events"`
+	NonRacyPerRun   *float64 `json:"non_racy_per_run,omitempty"`
+	FiredPerRun     float64  `json:"change_points_fired_per_run"`
+	Traces          int      `json:"distinct_traces"`
+	TraceBucketMin  int64    `json:"trace_bucket_min"`
+	TraceBucketMax  int64    `json:"trace_bucket_max"`
+	TraceBucketMean float64  `json:"trace_bucket_mean"`
+	TraceBucketSD   float64  `json:"trace_bucket_stddev"`
 }
 
 // session is the engine's state during a sampler session.
@@ -93,7 +95,10 @@ type session struct {
 	cal    *samplers.Calibration
 	// sums for means
 	chains, fired, nonRacy int64
-	evbuf                  []samplers.Event
+	// racyKnown: R is known (calibrated or declared); obsNHat the most racy events of a run.
+	racyKnown bool
+	obsNHat   int
+	evbuf     []samplers.Event
 }
 
 type runRecord struct {
@@ -244,7 +249,7 @@ func (e *engine) sample(ctx context.Context, cfg *samplers.Config, seed int64) b
 		labels = cfg.RacyEvents
 	}
 	if cfg.Calibrates() {
-		if !e.calibrate(w, init, declared) {
+		if !e.calibrate(ctx, w, init, declared) {
 			return false
 		}
 		if labels == 0 {
@@ -254,6 +259,7 @@ func (e *engine) sample(ctx context.Context, cfg *samplers.Config, seed int64) b
 			}
 		}
 	}
+	s.racyKnown = declared || s.cal != nil
 	s.stats.N, s.stats.NHat = cfg.Events, cfg.RacyEvents
 	if s.cal != nil {
 		if s.stats.N == 0 {
@@ -306,19 +312,34 @@ func (e *engine) sample(ctx context.Context, cfg *samplers.Config, seed int64) b
 	return false
 }
 
-// calibrate runs the calibration runs with the random walk; they are not counted.
-func (e *engine) calibrate(w *modelWorld, init *state, declared bool) bool {
+// calibrate runs the calibration runs with the random walk; they are not counted. It
+// reports progress as it goes, and false when the context ends it (e.stats.Interrupted):
+// the session then has no calibration and no run.
+func (e *engine) calibrate(ctx context.Context, w *modelWorld, init *state, declared bool) bool {
 	cal := samplers.NewCalibrator(e.sess.cfg.Dependence)
 	steps := e.stats.Steps
 	w.calibrating = true
+	defer func() {
+		w.calibrating = false
+		e.stats.Steps = steps
+	}()
+	lastProgress := time.Now()
 	for c := 0; c < e.sess.cfg.Calibration; c++ {
+		if ctx.Err() != nil {
+			e.stats.Interrupted = true
+			return false
+		}
+		if e.opts.Progress != nil && time.Since(lastProgress) >= e.progressEvery() {
+			lastProgress = time.Now()
+			e.stats.Calibrating, e.stats.CalibrationRuns = c, e.sess.cfg.Calibration
+			e.progress()
+			e.stats.Calibrating, e.stats.CalibrationRuns = 0, 0
+		}
 		samplers.Drive(w, cal, c, samplers.CalibrationRand(e.sess.seed, c), w.start(init), e.maxDepth)
 		for len(e.states) > 0 {
 			e.pop()
 		}
 	}
-	w.calibrating = false
-	e.stats.Steps = steps
 	res := cal.Result(declared)
 	e.sess.cal = &res
 	return true
@@ -328,7 +349,7 @@ func (e *engine) calibrate(w *modelWorld, init *state, declared bool) bool {
 func (s *session) observe(e *engine, w *modelWorld, st samplers.RunStats) {
 	t := &s.stats
 	t.ObservedN = max(t.ObservedN, st.Events)
-	t.ObservedNHat = max(t.ObservedNHat, st.Racy)
+	s.obsNHat = max(s.obsNHat, st.Racy)
 	t.MaxChains = max(t.MaxChains, st.Chains)
 	t.MaxConc = max(t.MaxConc, st.MaxConc)
 	s.chains += int64(st.Chains)
@@ -391,7 +412,14 @@ func (s *session) finish(e *engine) *SamplingStats {
 		t.HitRate = float64(t.Hits) / float64(t.Runs)
 		t.MeanChains = float64(s.chains) / float64(t.Runs)
 		t.FiredPerRun = float64(s.fired) / float64(t.Runs)
-		t.NonRacyPerRun = float64(s.nonRacy) / float64(t.Runs)
+	}
+	if s.racyKnown {
+		t.ObservedNHat = &s.obsNHat
+		nonRacy := 0.0
+		if t.Runs > 0 {
+			nonRacy = float64(s.nonRacy) / float64(t.Runs)
+		}
+		t.NonRacyPerRun = &nonRacy
 	}
 	t.WilsonLo, t.WilsonHi = samplers.Wilson(t.Hits, t.Runs)
 	if t.Hits > 0 {

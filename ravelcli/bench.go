@@ -60,7 +60,7 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 	fs.BoolVar(&f.st, "st", true, "also run each configuration statelessly, for the paper's ST row (--st=false skips it)")
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.printHelp(stdout, "Usage: ravel bench [flags]\n\nRuns every strategy on every system and harness and prints one table per system and harness, in the layout of the DS2 paper's Tables A2–A11.\n\nFlags:\n", fs)
+		c.printHelp(stdout, "Usage: ravel bench [flags]\n\nRuns every strategy on every system and harness and prints one table per system and harness, in the layout of the DS2 paper's Tables A2–A11.\n\nThe randomized samplers are benchmarked apart, on Ozkan et al. 2019's micro-benchmark: see ravel bench samplers -h.\n\nFlags:\n", fs)
 		return exitOK, nil
 	}
 	if err != nil {

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/ravelmc/ravel/explorer"
@@ -102,26 +100,40 @@ func (c *catalog) cmdBenchSamplers(args []string, stdout, stderr io.Writer) (int
 	if *tests < 1 {
 		return 0, usagef("bench samplers: --tests must be at least 1, got %d", *tests)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGINT and SIGTERM end the run as they end check's: the rows finished so far are
+	// printed, and the exit status is 130.
+	ctx, stop := interruptContext(stderr, c.name())
 	defer stop()
 	var rows []samplerRow
-	for _, p := range points {
+	for i, p := range points {
 		row, err := runSamplerPoint(ctx, p, *figure, *tests, *seed)
 		if err != nil {
 			return 0, err
 		}
-		rows = append(rows, row)
 		if ctx.Err() != nil {
-			return exitInterrupted, nil
+			break // the point under way is cut short: its hits would mislead
 		}
+		rows = append(rows, row)
+		fmt.Fprintf(stderr, "%s: bench samplers: point %d of %d done (bug %d, %s)\n", c.name(), i+1, len(points), p.Bug, p.Label)
+	}
+	code := exitOK
+	if ctx.Err() != nil {
+		code = exitInterrupted
+		fmt.Fprintf(stderr, "%s: bench samplers: interrupted after %d of %d points; the rows below are those finished\n", c.name(), len(rows), len(points))
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return exitOK, enc.Encode(rows)
+		if rows == nil {
+			rows = []samplerRow{}
+		}
+		return code, enc.Encode(rows)
 	}
 	printSamplerRows(stdout, rows, *figure, *tests, *seed)
-	return exitOK, nil
+	if code == exitInterrupted {
+		fmt.Fprintf(stdout, "\ninterrupted: %d of %d points run\n", len(rows), len(points))
+	}
+	return code, nil
 }
 
 func runSamplerPoint(ctx context.Context, p samplerPoint, figure int, tests, seed int64) (samplerRow, error) {

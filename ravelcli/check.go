@@ -80,7 +80,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
 	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
 	addCheckpointFlags(fs, &f.ckpt)
-	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax)
+	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax+"; a key left out defaults to ops=3, clients=2, n=100, seed=1; SPEC#i, a workload's name as the report gives it (counted from 0), checks that one workload alone")
 	fs.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to `FILE`")
 	addSamplerFlags(fs, &f.sampling)
 	f.faults.declare(fs)
@@ -176,6 +176,8 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 			return 0, usagef("check: %v", err)
 		}
 		strat = samplerStrategyName(sampling.Name)
+	} else if !slices.Contains(dpor.StrategyNames(), f.strategy) {
+		return 0, usagef("check: %v", unknownStrategy(f.strategy))
 	} else if strat, err = dpor.New(f.strategy, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence}); err != nil {
 		return 0, usagef("check: %v", err)
 	}
@@ -367,7 +369,11 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 		printCheck(stdout, sys, report, res, saved, page)
 		if res.Sampling != nil && report.HistoriesUnjudged == 0 {
 			fmt.Fprintln(stdout)
-			printSampling(stdout, res.Sampling)
+			replay := ""
+			if report.Workload != "" {
+				replay = "--workloads " + report.Workload + " "
+			}
+			printSamplingReplay(stdout, res.Sampling, replay)
 		}
 	}
 	code := exitOK
@@ -468,7 +474,12 @@ func cutByDepth(r checkReport) bool {
 
 // printCheck prints the report; out and page are the files --out and --html wrote, if any.
 func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Result, out, page string) {
-	fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s", r.System, r.Harness, r.Strategy)
+	if r.Workload != "" {
+		// The workload stands in for the harness (which the file keeps, for replay).
+		fmt.Fprintf(w, "ravel check %s  workload %s  strategy %s", r.System, r.Workload, r.Strategy)
+	} else {
+		fmt.Fprintf(w, "ravel check %s  harness %s  strategy %s", r.System, r.Harness, r.Strategy)
+	}
 	if r.Dependence != "" {
 		fmt.Fprintf(w, "  dependence %s", r.Dependence)
 	}
@@ -646,6 +657,14 @@ func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 // the command writes on standard error.
 func progressLine(prog string, s explorer.Stats, caching bool, anon int64) string {
 	var b strings.Builder
+	if s.CalibrationRuns > 0 {
+		fmt.Fprintf(&b, "%s: calibrating the sampler: %s of %s calibration runs done (not counted as schedules), %.0fs", prog,
+			report.Thousands(int64(s.Calibrating)), report.Thousands(int64(s.CalibrationRuns)), s.Total.Seconds())
+		if anon >= 0 {
+			fmt.Fprintf(&b, ", %s resident", mib(anon))
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s: %s schedules, %s steps, ", prog, report.Thousands(s.Schedules), report.Thousands(s.Steps))
 	if caching {
 		fmt.Fprintf(&b, "%s states, ", report.Thousands(s.States))

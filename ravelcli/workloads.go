@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/workloads"
 )
 
@@ -22,60 +24,159 @@ type workloadsReport struct {
 	Checked   int    `json:"checked"`
 	Complete  int    `json:"complete"`
 	Schedules int64  `json:"schedules"`
+	// Sampling sums a sampler's sessions, one per workload; nil for other strategies.
+	Sampling *workloadsSampling `json:"sampling,omitempty"`
+}
+
+// workloadsSampling is a sampler's figures over the workloads checked: each workload is
+// a session of its own from the same seed, so the runs add up but the hit rates do not
+// pool into one (the workloads are different systems). With no hit, WilsonHi bounds the
+// hit rate of every workload: it is the bound of the workload with the fewest runs.
+type workloadsSampling struct {
+	Sampler    string  `json:"sampler"`
+	Version    string  `json:"sampler_version"`
+	Seed       int64   `json:"seed"`
+	FirstRun   int     `json:"first_run"`
+	Dependence string  `json:"dependence"`
+	Workloads  int     `json:"workloads"`
+	Runs       int64   `json:"runs"`
+	Hits       int64   `json:"hits"`
+	MinRuns    int64   `json:"runs_per_workload_min"`
+	MaxRuns    int64   `json:"runs_per_workload_max"`
+	WilsonHi   float64 `json:"hit_rate_wilson_hi_per_workload"`
+}
+
+func (a *workloadsSampling) add(s *explorer.SamplingStats) {
+	if a.Workloads == 0 {
+		a.Sampler, a.Version, a.Seed, a.FirstRun, a.Dependence, a.MinRuns = s.Sampler, s.Version, s.Seed, s.FirstRun, s.Dependence, s.Runs
+	}
+	a.Workloads++
+	a.Runs += s.Runs
+	a.Hits += s.Hits
+	a.MinRuns, a.MaxRuns = min(a.MinRuns, s.Runs), max(a.MaxRuns, s.Runs)
+	_, a.WilsonHi = samplers.Wilson(0, a.MinRuns)
 }
 
 // checkWorkloads is check --workloads: the system's actors under every generated
-// workload in turn, until one fails.
+// workload in turn, until one fails; SPEC#i, a workload's name, checks that one alone.
 func checkWorkloads(ctx context.Context, stdout, stderr io.Writer, sys model.System, opts explorer.Options, info runInfo, f checkFlags) (int, error) {
-	g, err := workloads.Parse(f.workloads)
-	if err != nil {
-		return 0, usagef("check: --workloads: %v", err)
-	}
 	if opts.Checkpoint.Dir != "" {
 		// One checkpoint directory holds one search; a workload set is many.
 		return 0, usagef("check: --workloads runs one search per workload and cannot be checkpointed; drop --checkpoint/--resume")
 	}
-	ws, err := g.ForContext(ctx, &sys)
-	var size *workloads.SizeError
-	switch {
-	case errors.As(err, &size):
-		return 0, usagef("check: --workloads %v", err)
-	case err != nil && ctx.Err() != nil:
-		fmt.Fprintf(stderr, "%s: interrupted while generating the workloads\n", f.prog)
-		return exitInterrupted, nil
-	case err != nil:
-		return 0, fmt.Errorf("check %s: %w", info.System, err)
-	}
-	out, err := workloads.Check(ctx, sys, ws, nil, opts)
-	if err != nil {
-		return 0, fmt.Errorf("check %s: %w", info.System, err)
-	}
-	if out.Failing == nil {
-		wr := workloadsReport{runInfo: info, Generator: g.String(), Generated: len(ws), Checked: out.Checked, Complete: out.Complete, Schedules: out.Schedules}
-		if f.json {
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(wr); err != nil {
-				return 0, err
-			}
-		} else {
-			fmt.Fprintf(stdout, "ravel check %s  workloads %s  strategy %s  agents %d  seed %d\n", info.System, g, info.Strategy, info.Agents, info.Seed)
-			fmt.Fprintf(stdout, "%d workloads generated, %d checked (%d explored completely), %s schedules\n", len(ws), out.Checked, out.Complete, report.Thousands(out.Schedules))
-			if out.Result != nil && out.Result.Stats.Interrupted {
-				fmt.Fprintln(stdout, "interrupted")
-				return exitInterrupted, nil
-			}
-			fmt.Fprintln(stdout, "\nno violation found under any workload")
+	alphabet := sys.Harness.Alphabet()
+	var ws []workloads.Workload
+	var spec string
+	if strings.Contains(f.workloads, "#") {
+		_, w, err := workloads.Lookup(sys, f.workloads)
+		if err != nil {
+			return 0, usagef("check: --workloads: %v", err)
 		}
-		return exitOK, nil
+		ws, spec = []workloads.Workload{w}, w.Name
+	} else {
+		g, err := workloads.Parse(f.workloads)
+		if err != nil {
+			return 0, usagef("check: --workloads: %v", err)
+		}
+		ws, err = g.ForContext(ctx, &sys)
+		var size *workloads.SizeError
+		switch {
+		case errors.As(err, &size):
+			return 0, usagef("check: --workloads %v", err)
+		case err != nil && ctx.Err() != nil:
+			fmt.Fprintf(stderr, "%s: interrupted while generating the workloads\n", f.prog)
+			return exitInterrupted, nil
+		case err != nil:
+			return 0, fmt.Errorf("check %s: %w", info.System, err)
+		}
+		spec = g.String()
 	}
-	info.Workload = out.Failing.Name
-	fsys := out.System
+	wr := workloadsReport{runInfo: info, Generator: spec, Generated: len(ws)}
+	var sampling workloadsSampling
+	for i := range ws {
+		s, err := ws[i].Apply(sys, alphabet)
+		if err != nil {
+			return 0, fmt.Errorf("check %s: %w", info.System, err)
+		}
+		res, err := explorer.Run(ctx, s, opts)
+		if err != nil {
+			return 0, fmt.Errorf("check %s: workload %s: %w", info.System, ws[i].Name, err)
+		}
+		wr.Checked++
+		wr.Schedules += res.Stats.Schedules
+		if res.Complete {
+			wr.Complete++
+		}
+		if res.Sampling != nil {
+			sampling.add(res.Sampling)
+		}
+		if res.First != nil {
+			return failingWorkload(stdout, stderr, &ws[i], s, alphabet, res, i, len(ws), info, f)
+		}
+		if res.Stats.Interrupted {
+			break
+		}
+	}
+	interrupted := ctx.Err() != nil
+	if sampling.Workloads > 0 {
+		wr.Sampling = &sampling
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(wr); err != nil {
+			return 0, err
+		}
+	} else {
+		fmt.Fprintf(stdout, "ravel check %s  workloads %s  strategy %s  agents %d  seed %d\n", info.System, spec, info.Strategy, info.Agents, info.Seed)
+		generated := plural(len(ws), "workload") + " generated"
+		if strings.Contains(f.workloads, "#") {
+			generated = "1 workload, selected by name"
+		}
+		if wr.Sampling != nil {
+			// A sampler never explores a workload completely: say what it did instead.
+			fmt.Fprintf(stdout, "%s, %s checked, %s schedules\n", generated, report.Thousands(int64(wr.Checked)), report.Thousands(wr.Schedules))
+		} else {
+			fmt.Fprintf(stdout, "%s, %s checked (%s explored completely), %s schedules\n", generated, report.Thousands(int64(wr.Checked)), report.Thousands(int64(wr.Complete)), report.Thousands(wr.Schedules))
+		}
+		if s := wr.Sampling; s != nil {
+			fmt.Fprintf(stdout, "\nsampler %s (%s)  seed %d  runs from %d under each workload  dependence %s\n", s.Sampler, s.Version, s.Seed, s.FirstRun, s.Dependence)
+			row := func(name, val string) {
+				fmt.Fprintf(stdout, "  %s%s %s\n", name, strings.Repeat(" ", max(0, 50-columns(name))), val)
+			}
+			row("hits (runs with a violation)", fmt.Sprintf("%s of %s, over %s", report.Thousands(s.Hits), report.Thousands(s.Runs), plural(s.Workloads, "workload")))
+			perWorkload := report.Thousands(s.MinRuns)
+			if s.MaxRuns != s.MinRuns {
+				perWorkload = fmt.Sprintf("%s to %s", report.Thousands(s.MinRuns), report.Thousands(s.MaxRuns))
+			}
+			row("runs per workload", perWorkload)
+			row("hit rate of each workload, 95% Wilson", fmt.Sprintf("0 [0, %.4f]: each workload is a session of its own, so the rates do not pool", s.WilsonHi))
+		}
+		if interrupted {
+			fmt.Fprintln(stdout, "interrupted")
+			return exitInterrupted, nil
+		}
+		fmt.Fprintln(stdout, "\nno violation found under any workload")
+	}
+	if interrupted {
+		return exitInterrupted, nil
+	}
+	return exitOK, nil
+}
+
+// failingWorkload reports the run of the workload w (number i of n generated, from 0),
+// under which fsys, sys with w's harness, failed, as check reports any run.
+func failingWorkload(stdout, stderr io.Writer, w *workloads.Workload, fsys model.System, alphabet []any, res *explorer.Result, i, n int, info runInfo, f checkFlags) (int, error) {
+	info.Workload = w.Name
 	if !f.json {
 		// The workload's operations index sys's alphabet: fsys's lists only the inputs it uses.
-		fmt.Fprintf(stdout, "workload %s (%d of %d generated) fails: %s\n\n", out.Failing.Name, out.Checked, len(ws), out.Failing.Describe(&fsys, sys.Harness.Alphabet()))
+		which := fmt.Sprintf(" (number %d of %d generated, counted from 0)", i, n)
+		if n == 1 {
+			which = "" // the one --workloads SPEC#i selected
+		}
+		fmt.Fprintf(stdout, "workload %s%s fails: %s\n\n", w.Name, which, w.Describe(&fsys, alphabet))
 	}
 	// The failing workload's run is reported as check reports any run: files written,
 	// the report and its violation printed before any late error.
-	return finishCheck(stdout, stderr, &fsys, info, out.Result, nil, f, nil)
+	return finishCheck(stdout, stderr, &fsys, info, res, nil, f, nil)
 }

@@ -18,10 +18,15 @@ type Bound struct {
 	K     int    `json:"k"`
 	KName string `json:"k_name"`
 	// P is the bound; Inverse 1/P; For95 ⌈ln 20 / P⌉, the runs that give a 95% chance of
-	// a hit at the bound.
-	P       float64 `json:"p"`
-	Inverse float64 `json:"inverse"`
-	For95   float64 `json:"runs_for_95"`
+	// a hit at the bound. All three are 0 (absent from JSON) when the bound is undefined.
+	P       float64 `json:"p,omitempty"`
+	Inverse float64 `json:"inverse,omitempty"`
+	For95   float64 `json:"runs_for_95,omitempty"`
+	// Undefined, when set, says why there is no bound: more change points (d−1) than
+	// labels to draw them from (n or n̂), or no run to observe the factor k in. The
+	// formula's falling factorial then passes through 0: no placement of the change
+	// points qualifies, and the sampler guarantees nothing.
+	Undefined string `json:"undefined,omitempty"`
 }
 
 // Bound returns the bound of c's sampler at depth c.Depth with n labels and observed
@@ -40,6 +45,12 @@ func (c *Config) Bound(n, k int) (Bound, bool) {
 	}
 	b.Formula = fmt.Sprintf("1/(%s·%s(%s−1)…(%s−d+2))", b.KName, b.NName, b.NName, b.NName)
 	b.P = FallingBound(k, n, c.Depth)
+	switch {
+	case c.Depth-1 > n:
+		b.Undefined = fmt.Sprintf("d−1 = %d change points cannot be placed among %s = %d labels (d may be at most %s+1 = %d)", c.Depth-1, b.NName, n, b.NName, n+1)
+	case k < 1:
+		b.Undefined = fmt.Sprintf("no run observed %s", b.KName)
+	}
 	if b.P > 0 {
 		b.Inverse = math.Round(1 / b.P) // k·n(n−1)…, an integer
 		b.For95 = math.Ceil(math.Log(20) / b.P)

@@ -191,18 +191,23 @@ func New(name string, o Options) (*Config, error) {
 func RandomWalk() *Config { return must("random", Options{}) }
 
 // RAPOS is Sen's random partial-order sampler.
+// It panics on invalid options; New returns the error instead.
 func RAPOS(o Options) *Config { return must("rapos", o) }
 
 // POS is Yuan et al.'s partial-order sampler.
+// It panics on invalid options; New returns the error instead.
 func POS(o Options) *Config { return must("pos", o) }
 
 // PCTCP is PCT over an online chain partition.
+// It panics on invalid options; New returns the error instead.
 func PCTCP(o Options) *Config { return must("pctcp", o) }
 
 // TaPCT is trace-aware PCTCP: only racy events carry labels.
+// It panics on invalid options; New returns the error instead.
 func TaPCT(o Options) *Config { return must("tapct", o) }
 
 // DPOS is d-POS: PCT's change points over singleton chains.
+// It panics on invalid options; New returns the error instead.
 func DPOS(o Options) *Config { return must("dpos", o) }
 
 func must(name string, o Options) *Config {
@@ -250,9 +255,9 @@ func Summary(name string) string {
 		"random": "uniform random walk: a uniformly random enabled event at every step (DS2's SR)",
 		"rapos":  "RAPOS (Sen 2007): random sets of independent schedulable events, delivered in batches",
 		"pos":    "POS (Yuan et al. 2018): random priorities, redrawn for the events dependent on each delivery",
-		"pctcp":  "PCTCP (Ozkan et al. 2018): PCT over an online chain partition; bound 1/(m·n^(d−1)) for --depth d",
+		"pctcp":  "PCTCP (Ozkan et al. 2018): PCT over an online chain partition; bound 1/(m·n(n−1)…(n−d+2)) for --depth d, as the report computes it",
 		"pct":    "alias of pctcp",
-		"tapct":  "taPCT (Ozkan et al. 2019): PCTCP with change points on racy events only; bound 1/(m·n̂^(d−1))",
-		"dpos":   "d-POS (Ozkan et al. 2019): change points on racy events over singleton chains; bound 1/(maxConc·n̂^(d−1))",
+		"tapct":  "taPCT (Ozkan et al. 2019): PCTCP with change points on racy events only; bound 1/(m·n̂(n̂−1)…(n̂−d+2))",
+		"dpos":   "d-POS (Ozkan et al. 2019): change points on racy events over singleton chains; bound 1/(maxConc·n̂(n̂−1)…(n̂−d+2))",
 	}[name]
 }
