@@ -109,6 +109,13 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 		t.Fatalf("raveltest: %v", err)
 		return nil
 	}
+	if c.gen != nil {
+		// A generator that makes no workload would check nothing, and pass.
+		if err := c.gen.Validate(); err != nil {
+			t.Fatalf("raveltest: %s: %v", sys.Name, err)
+			return nil
+		}
+	}
 	if failed := replayCorpus(t, sys, c.dir, c.gen); failed || !c.explore {
 		return nil
 	}
