@@ -314,11 +314,16 @@ func sanitize(s string) string {
 // make the test several times faster. Nothing when every actor has one, or when the
 // test asked for the reflective copy.
 func logReflectiveCopies(t testing.TB, sys *model.System, res *explorer.Result, reflective bool) {
+	t.Helper()
 	if reflective {
 		return
 	}
 	if names := (snapshot.Mode{}).ReflectiveCopies(sys.Actors); len(names) > 0 {
-		t.Logf("raveltest: %s: %s copied by reflection at each of the %d steps (no Clone() model.Actor method); a Clone method makes a step several times cheaper",
-			sys.Name, strings.Join(names, ", "), res.Stats.Steps)
+		steps := fmt.Sprintf("each of the %d steps", res.Stats.Steps)
+		if res.Stats.Steps == 0 {
+			steps = "each step" // a workloads run does not count its steps
+		}
+		t.Logf("raveltest: %s: %s copied by reflection at %s (no Clone() model.Actor method); a Clone method makes a step several times cheaper",
+			sys.Name, strings.Join(names, ", "), steps)
 	}
 }
