@@ -10,6 +10,12 @@
 // schedule, and saves the counterexample under testdata/ravel/<TestName>/ in the format of
 // `ravel check --out`. Every later run replays the saved counterexamples first, so a
 // fixed bug stays fixed; delete a file to forget it.
+//
+// Check searches systematically, exhaustive search by default (Strategy picks another),
+// or samples schedules at random with one of package samplers' randomized samplers
+// (Sampler, with Seed), which aim at bugs of small depth with a stated chance per run:
+//
+//	raveltest.Check(t, sys, raveltest.Sampler(samplers.TaPCT(samplers.Options{Depth: 2})), raveltest.Seed(1), raveltest.Budget(2_000))
 package raveltest
 
 import (
@@ -28,6 +34,7 @@ import (
 	"github.com/ravelmc/ravel/internal/panicsite"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/wgl"
 	"github.com/ravelmc/ravel/workloads"
@@ -48,12 +55,24 @@ type config struct {
 	gen     *workloads.Generator
 }
 
-// Budget bounds the schedules explored (explorer.Unlimited for none). The default is
+// Budget bounds the schedules explored (explorer.Unlimited for none), or a sampler's
+// runs, which must be bounded: a sampler never ends by itself. The default is
 // explorer.DefaultMaxSchedules, or ShortBudget under -short.
 func Budget(schedules int64) Option { return func(c *config) { c.budget = schedules } }
 
-// Strategy sets the search strategy; the default is dpor.Exhaustive().
+// Strategy sets the search strategy; the default is dpor.Exhaustive(). Check fails a
+// test given both Strategy and Sampler.
 func Strategy(s dpor.Strategy) Option { return func(c *config) { c.opts.Strategy = s } }
+
+// Sampler samples schedules with one of package samplers' randomized samplers
+// (docs/samplers.md) instead of a search: independent runs, run r drawn from (Seed, r),
+// until Budget runs. A failure names the seed and run, which repeat it. The other
+// options keep their values;
+// Check fails a test given both Sampler and Strategy.
+func Sampler(cfg *samplers.Config) Option { return func(c *config) { c.opts.Sampling = cfg } }
+
+// Seed sets a sampler's seed (explorer.Options.Seed); the default is 0.
+func Seed(seed int64) Option { return func(c *config) { c.opts.Seed = seed } }
 
 // MaxDepth bounds the length of a schedule (explorer.Options.MaxDepth).
 func MaxDepth(steps int) Option { return func(c *config) { c.opts.MaxDepth = steps } }
@@ -65,9 +84,9 @@ func MaxDepth(steps int) Option { return func(c *config) { c.opts.MaxDepth = ste
 func StateCaching(on bool) Option { return func(c *config) { c.opts.StateCaching = on } }
 
 // Options sets every explorer option at once, Minimize among them: an Options without
-// Minimize set turns off the shrinking Check does by default. Budget, Strategy,
-// StateCaching, MaxDepth and Minimize given after it win, and are the way to change one
-// option alone.
+// Minimize set turns off the shrinking Check does by default. Budget, Strategy, Sampler,
+// Seed, StateCaching, MaxDepth and Minimize given after it win, and are the way to change
+// one option alone.
 func Options(o explorer.Options) Option { return func(c *config) { c.opts = o } }
 
 // Dir sets the directory of saved counterexamples; the default is
