@@ -154,8 +154,18 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	}
 	v := report.NewViolation(&sys, res.First)
 	// Agents counts the actors: a replay file names at least one (report.Read).
-	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence,
-		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, CanonicalStates: c.opts.CanonicalStates, Faults: report.FaultsOf(&sys), Reflective: c.opts.Reflective}
+	// The budgets as ravel check --out records them, its flags' values: 0 is no limit.
+	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence, Seed: c.opts.Seed,
+		MaxSchedules: fileBudget(c.opts.MaxSchedules, explorer.DefaultMaxSchedules), MaxStates: c.opts.MaxStates, MaxDepth: int(fileBudget(int64(c.opts.MaxDepth), explorer.DefaultMaxDepth)),
+		Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, CanonicalStates: c.opts.CanonicalStates, Faults: report.FaultsOf(&sys), Reflective: c.opts.Reflective}
+	if st := res.Sampling; st != nil {
+		// A sampler session: the seed it drew its runs from (the random strategy's own),
+		// and, for a sampler of package samplers, its dependence, as ravel check records.
+		info.Seed = st.Seed
+		if c.opts.Sampling != nil {
+			info.Dependence = st.Dependence
+		}
+	}
 	// The harness has no name here: the file records what it does, which a replay checks.
 	info.Clients = report.Clients(&sys)
 	under := ""
@@ -191,6 +201,18 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 type failingWorkload struct {
 	w      workloads.Workload
 	system model.System
+}
+
+// fileBudget is a budget of explorer.Options (0: def, explorer.Unlimited: none) as ravel
+// check's flags, and the files it writes, give it (0: none).
+func fileBudget(n, def int64) int64 {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
 // explore runs the search, on the system's harness or on generated workloads.
