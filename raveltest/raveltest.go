@@ -100,6 +100,8 @@ func Dir(path string) Option { return func(c *config) { c.dir = path } }
 
 // Workloads checks the system's actors under every workload g generates (over the
 // harness's distinct inputs) instead of its own harness; the failure names the workload.
+// Check fails a test whose g makes no workload (g.Validate: Ops, Clients, or a random
+// g's N, below 1), with the words of ravel check --workloads.
 func Workloads(g workloads.Generator) Option { return func(c *config) { c.gen = &g } }
 
 // Minimize sets whether the first violation's schedule is shrunk (delta debugging, as
