@@ -105,6 +105,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	if err := opts.checkStates(); err != nil {
 		return nil, err
 	}
+	if err := opts.checkStrategy(); err != nil {
+		return nil, err
+	}
 	x, err := newExecutor(&sys, opts.Reflective)
 	if err != nil {
 		return nil, err

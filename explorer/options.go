@@ -90,10 +90,12 @@ type Options struct {
 	// (checkpoint.go).
 	Checkpoint Checkpointing
 
-	// Sampling, when set, runs a randomized sampler of package samplers instead of
+	// Sampling, when set, runs a randomized sampler of package samplers instead of a
 	// Strategy (docs/samplers.md): independent runs from the initial state, run r drawing only
 	// from samplers.RunRand(Seed, r), runs FirstRun, FirstRun+1, … until MaxSchedules.
-	// A run replays alone with FirstRun = r and MaxSchedules = 1.
+	// A run replays alone with FirstRun = r and MaxSchedules = 1. Run refuses Sampling
+	// with a Strategy, and a sampler (the random strategy too) with MaxSchedules
+	// Unlimited: it never ends by itself (NeverEnds).
 	Sampling *samplers.Config
 	Seed     int64
 	FirstRun int
@@ -130,6 +132,33 @@ func (o Options) checkStates() error {
 		return errors.New("CanonicalStates needs StateCaching: it changes what a visited state is")
 	}
 	return nil
+}
+
+// checkStrategy refuses a Strategy and a Sampling both set (the sampler would run and
+// Result.Strategy name the strategy), and a sampler session without a schedule budget:
+// a sampler draws runs until MaxSchedules, and never ends by itself.
+func (o Options) checkStrategy() error {
+	if o.Strategy != nil && o.Sampling != nil {
+		return fmt.Errorf("both Strategy (%s) and Sampling (%s) are set: a run is a search or a sampler session; leave Strategy nil to sample", o.Strategy.Name(), o.Sampling.Name)
+	}
+	if _, _, ok := samplingOf(o, o.Strategy); ok && o.MaxSchedules == Unlimited {
+		name := ""
+		if o.Sampling != nil {
+			name = o.Sampling.Name
+		} else {
+			name = o.Strategy.Name()
+		}
+		return NeverEnds(name, "MaxSchedules")
+	}
+	return nil
+}
+
+// NeverEnds is the refusal of a sampler (Options.Sampling, or the random strategy) given
+// no schedule budget, which would run until killed, its memory growing with every run;
+// budget names the schedule budget as the caller sets it: "MaxSchedules" for Run,
+// "--max-schedules" for ravel check. One message for both.
+func NeverEnds(strategy, budget string) error {
+	return fmt.Errorf("the %s strategy never ends by itself: give it a %s budget", strategy, budget)
 }
 
 func (o Options) maxDepth() int {

@@ -182,7 +182,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		return 0, usagef("check: %v", err)
 	}
 	if _, ok := strat.(dpor.Sampler); (ok || sampling != nil) && f.maxSchedules == 0 {
-		return 0, usagef("check: the %s strategy never ends by itself: give it a --max-schedules budget", f.strategy)
+		return 0, usagef("check: %v", explorer.NeverEnds(f.strategy, "--max-schedules"))
 	}
 	opts := explorer.Options{Strategy: strat, MaxSchedules: budget(f.maxSchedules), MaxStates: f.maxStates, MaxDepth: int(budget(int64(f.maxDepth))), Reflective: f.reflective, Stateless: f.stateless}
 	if err := f.faults.apply(&sys, &opts); err != nil {

@@ -10,9 +10,20 @@
 // schedule, and saves the counterexample under testdata/ravel/<TestName>/ in the format of
 // `ravel check --out`. Every later run replays the saved counterexamples first, so a
 // fixed bug stays fixed; delete a file to forget it.
+//
+// Check searches systematically, exhaustive search by default (Strategy picks another),
+// or samples schedules at random with one of package samplers' randomized samplers
+// (Sampler, with Seed), which aim at bugs of small depth with a stated chance per run:
+//
+//	raveltest.Check(t, sys, raveltest.Sampler(samplers.TaPCT(samplers.Options{Depth: 2})), raveltest.Seed(1), raveltest.Budget(2_000))
+//
+// Under `go test -v`, Check logs one line on what it covered: the schedules explored and
+// whether the search was complete (if not, why), the workloads checked, a sampler's hits
+// and bound, the saved counterexamples replayed.
 package raveltest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -28,6 +39,7 @@ import (
 	"github.com/ravelmc/ravel/internal/panicsite"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/samplers"
 	"github.com/ravelmc/ravel/snapshot"
 	"github.com/ravelmc/ravel/wgl"
 	"github.com/ravelmc/ravel/workloads"
@@ -48,12 +60,24 @@ type config struct {
 	gen     *workloads.Generator
 }
 
-// Budget bounds the schedules explored (explorer.Unlimited for none). The default is
+// Budget bounds the schedules explored (explorer.Unlimited for none), or a sampler's
+// runs, which must be bounded: a sampler never ends by itself. The default is
 // explorer.DefaultMaxSchedules, or ShortBudget under -short.
 func Budget(schedules int64) Option { return func(c *config) { c.budget = schedules } }
 
-// Strategy sets the search strategy; the default is dpor.Exhaustive().
+// Strategy sets the search strategy; the default is dpor.Exhaustive(). Check fails a
+// test given both Strategy and Sampler.
 func Strategy(s dpor.Strategy) Option { return func(c *config) { c.opts.Strategy = s } }
+
+// Sampler samples schedules with one of package samplers' randomized samplers
+// (docs/samplers.md) instead of a search: independent runs, run r drawn from (Seed, r),
+// until Budget runs. A failure names the seed and run, which repeat it; with -v, a clean
+// check logs its hits and the sampler's bound. The other options keep their values;
+// Check fails a test given both Sampler and Strategy.
+func Sampler(cfg *samplers.Config) Option { return func(c *config) { c.opts.Sampling = cfg } }
+
+// Seed sets a sampler's seed (explorer.Options.Seed); the default is 0.
+func Seed(seed int64) Option { return func(c *config) { c.opts.Seed = seed } }
 
 // MaxDepth bounds the length of a schedule (explorer.Options.MaxDepth).
 func MaxDepth(steps int) Option { return func(c *config) { c.opts.MaxDepth = steps } }
@@ -65,9 +89,9 @@ func MaxDepth(steps int) Option { return func(c *config) { c.opts.MaxDepth = ste
 func StateCaching(on bool) Option { return func(c *config) { c.opts.StateCaching = on } }
 
 // Options sets every explorer option at once, Minimize among them: an Options without
-// Minimize set turns off the shrinking Check does by default. Budget, Strategy,
-// StateCaching, MaxDepth and Minimize given after it win, and are the way to change one
-// option alone.
+// Minimize set turns off the shrinking Check does by default. Budget, Strategy, Sampler,
+// Seed, StateCaching, MaxDepth and Minimize given after it win, and are the way to change
+// one option alone.
 func Options(o explorer.Options) Option { return func(c *config) { c.opts = o } }
 
 // Dir sets the directory of saved counterexamples; the default is
@@ -76,6 +100,8 @@ func Dir(path string) Option { return func(c *config) { c.dir = path } }
 
 // Workloads checks the system's actors under every workload g generates (over the
 // harness's distinct inputs) instead of its own harness; the failure names the workload.
+// Check fails a test whose g makes no workload (g.Validate: Ops, Clients, or a random
+// g's N, below 1), with the words of ravel check --workloads.
 func Workloads(g workloads.Generator) Option { return func(c *config) { c.gen = &g } }
 
 // Minimize sets whether the first violation's schedule is shrunk (delta debugging, as
@@ -100,24 +126,43 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	if c.dir == "" {
 		c.dir = filepath.Join("testdata", "ravel", sanitize(t.Name()))
 	}
-	if c.budget != 0 {
+	budgetFrom := "raveltest.Budget"
+	switch {
+	case c.budget != 0:
 		c.opts.MaxSchedules = c.budget
-	} else if c.opts.MaxSchedules == 0 && testing.Short() {
-		c.opts.MaxSchedules = ShortBudget
+	case c.opts.MaxSchedules == 0 && testing.Short():
+		c.opts.MaxSchedules, budgetFrom = ShortBudget, "raveltest.ShortBudget, under -short"
+	case c.opts.MaxSchedules == 0:
+		budgetFrom = "explorer.DefaultMaxSchedules; raveltest.Budget sets another"
+	default:
+		budgetFrom = "explorer.Options.MaxSchedules"
 	}
 	if err := sys.Validate(); err != nil {
 		t.Fatalf("raveltest: %v", err)
 		return nil
 	}
-	if failed := replayCorpus(t, sys, c.dir, c.gen); failed || !c.explore {
+	if c.gen != nil {
+		// A generator that makes no workload would check nothing, and pass.
+		if err := c.gen.Validate(); err != nil {
+			t.Fatalf("raveltest: %s: %v", sys.Name, err)
+			return nil
+		}
+	}
+	failed, corpus := replayCorpus(t, sys, c.dir, c.gen)
+	switch {
+	case failed:
+		return nil
+	case !c.explore:
+		t.Logf("raveltest: %s: %s; nothing explored (ReplayOnly)", sys.Name, cmp.Or(corpus, "no saved counterexample in "+c.dir))
 		return nil
 	}
-	res, workload, err := explore(sys, c)
+	res, workload, ws, err := explore(sys, c)
 	if err != nil {
 		t.Fatalf("raveltest: exploring %s: %v", sys.Name, err)
 		return nil
 	}
 	logReflectiveCopies(t, &sys, res, c.opts.Reflective)
+	logSummary(t, sys.Name, corpus, res, ws, c, budgetFrom)
 	if res.First == nil {
 		return res
 	}
@@ -128,8 +173,18 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	}
 	v := report.NewViolation(&sys, res.First)
 	// Agents counts the actors: a replay file names at least one (report.Read).
-	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence,
-		MaxSchedules: c.opts.MaxSchedules, MaxDepth: c.opts.MaxDepth, Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, CanonicalStates: c.opts.CanonicalStates, Faults: report.FaultsOf(&sys), Reflective: c.opts.Reflective}
+	// The budgets as ravel check --out records them, its flags' values: 0 is no limit.
+	info := report.RunInfo{System: sys.Name, Agents: len(sys.Actors), Strategy: res.Strategy, Dependence: res.Dependence, Seed: c.opts.Seed,
+		MaxSchedules: fileBudget(c.opts.MaxSchedules, explorer.DefaultMaxSchedules), MaxStates: c.opts.MaxStates, MaxDepth: int(fileBudget(int64(c.opts.MaxDepth), explorer.DefaultMaxDepth)),
+		Stateless: c.opts.Stateless, StateCaching: c.opts.StateCaching, CanonicalStates: c.opts.CanonicalStates, Faults: report.FaultsOf(&sys), Reflective: c.opts.Reflective}
+	if st := res.Sampling; st != nil {
+		// A sampler session: the seed it drew its runs from (the random strategy's own),
+		// and, for a sampler of package samplers, its dependence, as ravel check records.
+		info.Seed = st.Seed
+		if c.opts.Sampling != nil {
+			info.Dependence = st.Dependence
+		}
+	}
 	// The harness has no name here: the file records what it does, which a replay checks.
 	info.Clients = report.Clients(&sys)
 	under := ""
@@ -167,40 +222,126 @@ type failingWorkload struct {
 	system model.System
 }
 
-// explore runs the search, on the system's harness or on generated workloads.
-func explore(sys model.System, c config) (*explorer.Result, *failingWorkload, error) {
+// fileBudget is a budget of explorer.Options (0: def, explorer.Unlimited: none) as ravel
+// check's flags, and the files it writes, give it (0: none).
+func fileBudget(n, def int64) int64 {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+// workloadsRun sums up a check on generated workloads.
+type workloadsRun struct {
+	generated int
+	out       *workloads.Outcome
+}
+
+// explore runs the search, on the system's harness or on generated workloads (then ws
+// says how many were generated and checked).
+func explore(sys model.System, c config) (res *explorer.Result, failing *failingWorkload, ws *workloadsRun, err error) {
 	if c.gen == nil {
 		res, err := explorer.Run(context.Background(), sys, c.opts)
-		return res, nil, err
+		return res, nil, nil, err
 	}
-	ws, err := c.gen.ForContext(context.Background(), &sys)
+	all, err := c.gen.ForContext(context.Background(), &sys)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	out, err := workloads.Check(context.Background(), sys, ws, nil, c.opts)
+	out, err := workloads.Check(context.Background(), sys, all, nil, c.opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	ws = &workloadsRun{generated: len(all), out: out}
 	if out.Failing == nil {
 		res := &explorer.Result{Complete: out.Complete == out.Checked}
 		res.Stats.Schedules = out.Schedules
-		return res, nil, nil
+		return res, nil, ws, nil
 	}
-	return out.Result, &failingWorkload{w: *out.Failing, system: out.System}, nil
+	return out.Result, &failingWorkload{w: *out.Failing, system: out.System}, ws, nil
+}
+
+// logSummary logs, for -v, one line on what Check covered: the saved counterexamples
+// replayed, then the search's schedules and status in ravel check's words, or the
+// workloads checked, or a sampler's hits and bound.
+func logSummary(t testing.TB, name, corpus string, res *explorer.Result, ws *workloadsRun, c config, budgetFrom string) {
+	t.Helper()
+	var parts []string
+	if corpus != "" {
+		parts = append(parts, corpus)
+	}
+	switch st := res.Sampling; {
+	case ws != nil:
+		o := ws.out
+		parts = append(parts, fmt.Sprintf("workloads %s: %s generated, %s checked (%s explored completely), %s schedules",
+			c.gen, report.Thousands(int64(ws.generated)), report.Thousands(int64(o.Checked)), report.Thousands(int64(o.Complete)), report.Thousands(o.Schedules)))
+	case st != nil:
+		// ravel check's sampler report, its first rows on one line.
+		line := fmt.Sprintf("sampler %s seed %d runs %d…%d: hits %s of %s, hit rate %.4f [%.4f, %.4f] (95%% Wilson interval)",
+			st.Sampler, st.Seed, st.FirstRun, int64(st.FirstRun)+st.Runs-1, report.Thousands(st.Hits), report.Thousands(st.Runs), st.HitRate, st.WilsonLo, st.WilsonHi)
+		if b := st.Bound; b != nil {
+			line += fmt.Sprintf("; bound at observed %s %.3g = %s with d=%d, %s=%d, %s=%d", b.KName, b.P, b.Formula, b.D, b.NName, b.N, b.KName, b.K)
+		}
+		parts = append(parts, line)
+	default:
+		line := report.Thousands(res.Stats.Schedules) + " schedules"
+		if c.opts.StateCaching {
+			line += ", " + report.Thousands(res.Stats.States) + " states"
+		}
+		parts = append(parts, line+"; search: "+searchStatus(res, c, budgetFrom))
+	}
+	t.Logf("raveltest: %s: %s", name, strings.Join(parts, "; "))
+}
+
+// searchStatus is ravel check's status line (its printCheck), with the budgets named as
+// a test sets them instead of by their flags.
+func searchStatus(res *explorer.Result, c config, budgetFrom string) string {
+	st := res.Stats
+	maxS := fileBudget(c.opts.MaxSchedules, explorer.DefaultMaxSchedules)
+	switch {
+	case res.Complete:
+		return "complete — every schedule the strategy selects was explored"
+	case st.Interrupted:
+		return "interrupted — the figures cover the schedules explored so far"
+	case c.opts.MaxStates > 0 && st.States >= c.opts.MaxStates:
+		return fmt.Sprintf("incomplete — stopped at the state budget (MaxStates %s)", report.Thousands(c.opts.MaxStates))
+	case st.Cut > 0 && (maxS == 0 || st.Schedules < maxS):
+		were := "schedules were"
+		if st.Cut == 1 {
+			were = "schedule was"
+		}
+		return fmt.Sprintf("incomplete — %s %s cut at the depth budget (MaxDepth %s)", report.Thousands(st.Cut), were, report.Thousands(fileBudget(int64(c.opts.MaxDepth), explorer.DefaultMaxDepth)))
+	}
+	return fmt.Sprintf("incomplete — stopped at the schedule budget (%s, %s)", report.Thousands(maxS), budgetFrom)
 }
 
 // replayCorpus replays the files of dir in name order and reports on t those that still
 // fail, and those found under a workload that gen (the test's Workloads, nil for none)
 // does not generate; it returns whether any did.
-func replayCorpus(t testing.TB, sys model.System, dir string, gen *workloads.Generator) bool {
+//
+// summary says, for the log, how many files were replayed and how many skipped (a
+// counterexample of a system that no longer exists); "" when dir has none.
+func replayCorpus(t testing.TB, sys model.System, dir string, gen *workloads.Generator) (failed bool, summary string) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		t.Fatalf("raveltest: %v", err)
-		return true
+		return true, ""
 	}
 	sort.Strings(files)
-	failed := false
+	skipped := 0
+	defer func() {
+		if len(files) == 0 {
+			return
+		}
+		summary = fmt.Sprintf("%s replayed from %s", plural(len(files)-skipped, "saved counterexample"), dir)
+		if skipped > 0 {
+			summary += fmt.Sprintf(", %d skipped (no longer applies)", skipped)
+		}
+	}()
 	for _, path := range files {
 		f, ids, err := report.ReadFile(path)
 		if err != nil {
@@ -217,6 +358,7 @@ func replayCorpus(t testing.TB, sys model.System, dir string, gen *workloads.Gen
 		if f.Run.Workload != "" {
 			if s, _, err = workloads.Lookup(sys, f.Run.Workload); err != nil {
 				t.Logf("raveltest: saved counterexample %s no longer applies: %v", path, err)
+				skipped++
 				continue
 			}
 		}
@@ -231,6 +373,7 @@ func replayCorpus(t testing.TB, sys model.System, dir string, gen *workloads.Gen
 			// The system no longer sends what the schedule delivers: the counterexample
 			// is about a system that no longer exists.
 			t.Logf("raveltest: saved counterexample %s no longer applies: %v", path, err)
+			skipped++
 			continue
 		}
 		if msg := judge(&s, ex); msg != "" {
@@ -238,7 +381,14 @@ func replayCorpus(t testing.TB, sys model.System, dir string, gen *workloads.Gen
 			failed = true
 		}
 	}
-	return failed
+	return failed, ""
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return report.Thousands(int64(n)) + " " + what + "s"
 }
 
 // sameWorkloads refuses a file found under a workload that gen, the test's generator
@@ -307,11 +457,16 @@ func sanitize(s string) string {
 // make the test several times faster. Nothing when every actor has one, or when the
 // test asked for the reflective copy.
 func logReflectiveCopies(t testing.TB, sys *model.System, res *explorer.Result, reflective bool) {
+	t.Helper()
 	if reflective {
 		return
 	}
 	if names := (snapshot.Mode{}).ReflectiveCopies(sys.Actors); len(names) > 0 {
-		t.Logf("raveltest: %s: %s copied by reflection at each of the %d steps (no Clone() model.Actor method); a Clone method makes a step several times cheaper",
-			sys.Name, strings.Join(names, ", "), res.Stats.Steps)
+		steps := fmt.Sprintf("each of the %d steps", res.Stats.Steps)
+		if res.Stats.Steps == 0 {
+			steps = "each step" // a workloads run does not count its steps
+		}
+		t.Logf("raveltest: %s: %s copied by reflection at %s (no Clone() model.Actor method); a Clone method makes a step several times cheaper",
+			sys.Name, strings.Join(names, ", "), steps)
 	}
 }

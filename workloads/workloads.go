@@ -7,6 +7,7 @@ package workloads
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -80,7 +81,7 @@ func Parse(s string) (Generator, error) {
 				// The last would win without a word, and the user may have meant either.
 				return g, fmt.Errorf("workloads %q: %s given twice", s, k)
 			case counts && n < 1:
-				return g, fmt.Errorf("workloads %q: %s must be at least 1, got %d", s, k, n)
+				return g, fmt.Errorf("workloads %q: %w", s, atLeastOne(k, n))
 			}
 			seen[k] = true
 			switch {
@@ -100,18 +101,47 @@ func Parse(s string) (Generator, error) {
 	return g, nil
 }
 
-// Generate lists the workloads, in a fixed order. It holds them all in memory and has
-// no size limit: for a generator read from input, call CheckSize first, or use
-// GenerateContext, which does.
+// Validate refuses a generator that makes no workload: Ops or Clients below 1, or, for
+// a random one, N below 1 (a Generator's zero fields are not Parse's defaults). Its
+// error names the generator and the field with Parse's words: "workloads
+// random:n=0,ops=3,clients=2,seed=0: n must be at least 1, got 0". GenerateContext,
+// ForContext and Lookup call it.
+func (g Generator) Validate() error {
+	var err error
+	switch {
+	case g.Ops < 1:
+		err = atLeastOne("ops", int64(g.Ops))
+	case g.Clients < 1:
+		err = atLeastOne("clients", int64(g.Clients))
+	case g.Random && g.N < 1:
+		err = atLeastOne("n", int64(g.N))
+	default:
+		return nil
+	}
+	return fmt.Errorf("workloads %s: %w", g, err)
+}
+
+// atLeastOne is the refusal of a count below 1, for Parse and Validate alike.
+func atLeastOne(key string, n int64) error {
+	return fmt.Errorf("%s must be at least 1, got %d", key, n)
+}
+
+// Generate lists the workloads, in a fixed order; none when g is not valid (Validate).
+// It holds them all in memory and has no size limit: for a generator read from input,
+// call CheckSize first, or use GenerateContext, which does.
 func (g Generator) Generate() []Workload {
 	ws, _ := g.generate(context.Background()) // a background context never ends
 	return ws
 }
 
-// GenerateContext is Generate for a generator that may come from input: it returns a
-// *SizeError, before generating anything, when g makes more than MaxWorkloads workloads
-// or MaxOperations operations, and ctx's error when ctx ends first.
+// GenerateContext is Generate for a generator that may come from input: it returns
+// Validate's error for a generator that makes no workload, a *SizeError, before
+// generating anything, when g makes more than MaxWorkloads workloads or MaxOperations
+// operations, and ctx's error when ctx ends first.
 func (g Generator) GenerateContext(ctx context.Context) ([]Workload, error) {
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
 	if err := g.CheckSize(); err != nil {
 		return nil, err
 	}
@@ -120,6 +150,9 @@ func (g Generator) GenerateContext(ctx context.Context) ([]Workload, error) {
 
 // generate is Generate, stopping with ctx's error when ctx ends.
 func (g Generator) generate(ctx context.Context) ([]Workload, error) {
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -281,8 +314,12 @@ type Outcome struct {
 }
 
 // Check explores sys under each workload in turn with opts, over the alphabet (nil: the
-// harness's own), and stops at the first violation.
+// harness's own), and stops at the first violation. It refuses an empty ws: a check of
+// no workload would pass having checked nothing.
 func Check(ctx context.Context, sys model.System, ws []Workload, alphabet []any, opts explorer.Options) (*Outcome, error) {
+	if len(ws) == 0 {
+		return nil, errors.New("no workload to check: the generator made none")
+	}
 	if alphabet == nil {
 		alphabet = sys.Harness.Alphabet()
 	}
@@ -350,8 +387,10 @@ func (g Generator) Over(sys *model.System) Generator {
 	return g
 }
 
-// ForContext is For with GenerateContext's size limit and cancellation: a *SizeError
-// before any workload is made when there would be too many, ctx's error when it ends.
+// ForContext is For with GenerateContext's checks and cancellation: Validate's error for
+// a generator that makes no workload, a *SizeError before any workload is made when
+// there would be too many, ctx's error when it ends. A valid generator still makes none
+// over a harness without inputs.
 func (g Generator) ForContext(ctx context.Context, sys *model.System) ([]Workload, error) {
 	return g.Over(sys).GenerateContext(ctx)
 }

@@ -211,3 +211,50 @@ func TestRegisterBuggyFailsOnAGeneratedWorkload(t *testing.T) {
 		})
 	}
 }
+
+// TestValidate: a Generator whose counts make no workload — a zero or negative Ops or
+// Clients, a random one without N — is refused by GenerateContext, ForContext and
+// Lookup with Parse's words, and Check refuses an empty list of workloads (probe: each
+// such Generator made no workload, and raveltest.Workloads passed a buggy system having
+// checked nothing).
+func TestValidate(t *testing.T) {
+	sys, err := register.NewBuggy(3, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		g    workloads.Generator
+		want string
+	}{
+		{workloads.Generator{Clients: 0, Ops: 3}, "workloads all:ops=3,clients=0: clients must be at least 1, got 0"},
+		{workloads.Generator{Clients: 2, Ops: 0}, "workloads all:ops=0,clients=2: ops must be at least 1, got 0"},
+		{workloads.Generator{}, "workloads all:ops=0,clients=0: ops must be at least 1, got 0"},
+		{workloads.Generator{Clients: -1, Ops: -1}, "workloads all:ops=-1,clients=-1: ops must be at least 1, got -1"},
+		{workloads.Generator{Random: true, Clients: 2, Ops: 3}, "workloads random:n=0,ops=3,clients=2,seed=0: n must be at least 1, got 0"},
+		{workloads.Generator{Random: true, N: -5, Clients: 2, Ops: 3}, "n must be at least 1, got -5"},
+		{workloads.Generator{Random: true, N: 5, Clients: 2, Ops: 0}, "ops must be at least 1, got 0"},
+	} {
+		t.Run(tc.g.String(), func(t *testing.T) {
+			if err := tc.g.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Validate: %v, want %q", err, tc.want)
+			}
+			ws, err := tc.g.ForContext(context.Background(), &sys)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || ws != nil {
+				t.Errorf("ForContext: %d workloads, %v; want none and %q", len(ws), err, tc.want)
+			}
+			if ws := tc.g.For(&sys); len(ws) != 0 {
+				t.Errorf("For made %d workloads", len(ws))
+			}
+		})
+	}
+	// The command line's words are the same.
+	if _, err := workloads.Parse("all:ops=0"); err == nil || !strings.HasSuffix(err.Error(), ": ops must be at least 1, got 0") {
+		t.Errorf("Parse: %v", err)
+	}
+	if _, _, err := workloads.Lookup(sys, "random:n=0#0"); err == nil || !strings.Contains(err.Error(), "n must be at least 1, got 0") {
+		t.Errorf("Lookup: %v", err)
+	}
+	if out, err := workloads.Check(context.Background(), sys, nil, nil, explorer.Options{}); err == nil || !strings.Contains(err.Error(), "no workload to check") {
+		t.Errorf("Check of no workload: %+v, %v; want an error", out, err)
+	}
+}
