@@ -79,5 +79,5 @@ func ExampleSampler() {
 	first, _, _ := strings.Cut(t.errors[0], "\n")
 	fmt.Println(first)
 	// Output:
-	// raveltest: register-buggy: the history is not linearizable (schedule 7 of 2000 explored, tapct seed 1 run 6; minimized from 7 steps to 4)
+	// raveltest: register-buggy: the history is not linearizable (schedule 7 of 2,000 explored, tapct seed 1 run 6; minimized from 7 steps to 4)
 }

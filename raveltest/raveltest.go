@@ -212,7 +212,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	if !res.First.Replayed {
 		warning = report.NotReplayedWarning + "\n"
 	}
-	t.Errorf("raveltest: %s%s: %s (schedule %d of %d explored%s%s)\n%s\n%s%s", sys.Name, under, what(res.First), res.First.Schedule, res.Stats.Schedules, found, report.MinimizedNote(res.First),
+	t.Errorf("raveltest: %s%s: %s (schedule %s of %s explored%s%s)\n%s\n%s%s", sys.Name, under, what(res.First), report.Thousands(int64(res.First.Schedule)), report.Thousands(res.Stats.Schedules), found, report.MinimizedNote(res.First),
 		report.TextMode(&sys, res.First.Steps, res.First.Events, c.opts.Reflective), warning, saved)
 	return res
 }
