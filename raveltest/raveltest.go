@@ -141,6 +141,11 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 		t.Fatalf("raveltest: %v", err)
 		return nil
 	}
+	if c.opts.Sampling != nil && c.opts.MaxSchedules == explorer.Unlimited {
+		// explorer.Run refuses it too, naming its own option; a test sets Budget.
+		t.Fatalf("raveltest: %s: the %s strategy never ends by itself: give it a budget with raveltest.Budget", sys.Name, c.opts.Sampling.Name)
+		return nil
+	}
 	if c.gen != nil {
 		// A generator that makes no workload would check nothing, and pass.
 		if err := c.gen.Validate(); err != nil {

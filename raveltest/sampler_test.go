@@ -37,7 +37,7 @@ func TestSampler(t *testing.T) {
 	}{
 		{"with a strategy", []raveltest.Option{raveltest.Sampler(tapct), raveltest.Strategy(dpor.Optimal(dpor.History())), raveltest.Budget(100)}, "both Strategy (dpor) and Sampling (tapct) are set"},
 		{"options, then a strategy", []raveltest.Option{raveltest.Options(explorer.Options{Sampling: tapct, Seed: 1, MaxSchedules: 100}), raveltest.Strategy(dpor.Optimal(dpor.History()))}, "both Strategy (dpor) and Sampling (tapct) are set"},
-		{"no budget", []raveltest.Option{raveltest.Sampler(tapct), raveltest.Budget(explorer.Unlimited)}, "the tapct strategy never ends by itself: give it a MaxSchedules budget"},
+		{"no budget", []raveltest.Option{raveltest.Sampler(tapct), raveltest.Budget(explorer.Unlimited)}, "the tapct strategy never ends by itself: give it a budget with raveltest.Budget"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := &recorder{TB: t}
