@@ -37,8 +37,10 @@ type Checkpointing struct {
 	// the first item that does. MaxSchedules and MaxStates only stop the search, and do
 	// not belong in it: a resume may change them (Resumed).
 	Identity []string
-	// Resume continues from the checkpoint in Dir instead of starting afresh; without it,
-	// a Dir that already holds a checkpoint is refused.
+	// Resume continues from the checkpoint in Dir instead of starting afresh: Dir must
+	// exist and hold one, and nothing is written into it before that is known. Without
+	// it, Dir must not exist, be empty, or be a checkpoint directory whose run left no
+	// checkpoint (visited.Options.Durable); anything else is refused.
 	Resume bool
 }
 
@@ -122,6 +124,9 @@ type checkpointer struct {
 	// spent: the resumed checkpoint had already spent this run's budgets, so the run
 	// explored nothing and leaves the checkpoint as it was.
 	spent bool
+	// readOnly: the resumed checkpoint's search had ended or had spent this run's
+	// budgets, so its store was opened read-only and nothing is saved.
+	readOnly bool
 }
 
 // Resumed describes the checkpoint a run continued from (Result.Resumed).
@@ -168,46 +173,50 @@ func (e *engine) openCheckpoint() error {
 	if mem == 0 {
 		mem = DefaultVisitedMem
 	}
-	set, err := visited.Open(visited.Options{MemBytes: mem, Durable: c.Dir})
-	if err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
+	// A resume reads the record, and refuses another run's, before it opens the store;
+	// one that will stop at once (its search had ended, or had spent this run's budget)
+	// opens the store read-only and leaves the directory as it was.
+	var rec *checkpointRecord
+	var raw []byte
+	readOnly := false
+	if c.Resume {
+		var err error
+		if raw, err = visited.ReadCheckpoint(c.Dir); err != nil {
+			return checkpointDirError(c, err)
+		}
+		rec = new(checkpointRecord)
+		if derr := gob.NewDecoder(bytes.NewReader(raw)).Decode(rec); derr != nil || rec.Format != checkpointFormat ||
+			rec.StrategyLen < 0 || rec.StrategyLen > len(raw) {
+			return fmt.Errorf("checkpoint: %s: the checkpoint record is not one this Ravel can read (%v)", c.Dir, derr)
+		}
+		if err := sameRun(rec.Identity, c.Identity); err != nil {
+			return fmt.Errorf("checkpoint: --resume %s: %w", c.Dir, err)
+		}
+		readOnly = rec.Done || e.spentAt(rec.Stats)
 	}
-	e.ckpt = &checkpointer{set: set, every: c.Every, last: time.Now()}
+	set, err := visited.Open(visited.Options{MemBytes: mem, Durable: c.Dir, Resume: c.Resume, ReadOnly: readOnly})
+	if err != nil {
+		return checkpointDirError(c, err)
+	}
+	e.ckpt = &checkpointer{set: set, every: c.Every, last: time.Now(), readOnly: readOnly}
 	if e.ckpt.every <= 0 {
 		e.ckpt.every = DefaultCheckpointEvery
 	}
-	raw, err := set.LastCheckpoint()
-	switch {
-	case errors.Is(err, visited.ErrNoCheckpoint) && !c.Resume:
-		err = nil // a new run
-	case errors.Is(err, visited.ErrNoCheckpoint):
-		err = fmt.Errorf("--resume %s: %w", c.Dir, visited.ErrNoCheckpoint)
-	case err != nil:
-	case !c.Resume:
-		err = fmt.Errorf("%s already holds a checkpoint: continue it with --resume, or give an empty directory", c.Dir)
-	default:
-		rec := new(checkpointRecord)
-		if derr := gob.NewDecoder(bytes.NewReader(raw)).Decode(rec); derr != nil || rec.Format != checkpointFormat ||
-			rec.StrategyLen < 0 || rec.StrategyLen > len(raw) {
-			err = fmt.Errorf("%s: the checkpoint record is not one this Ravel can read (%v)", c.Dir, derr)
-			break
-		}
-		if rec.StrategyLen > 0 {
+	if c.Resume {
+		if again, err := set.LastCheckpoint(); err != nil || !bytes.Equal(again, raw) {
+			err = errors.Join(fmt.Errorf("the checkpoint in %s changed while it was opened", c.Dir), err)
+		} else if rec.StrategyLen > 0 {
 			e.ckpt.strategy = raw[len(raw)-rec.StrategyLen:]
 		}
-		if err = sameRun(rec.Identity, c.Identity); err != nil {
-			err = fmt.Errorf("--resume %s: %w", c.Dir, err)
-			break
+		if err == nil {
+			err = set.Resume()
 		}
-		if err = set.Resume(); err != nil {
-			break
+		if err != nil {
+			_ = set.Close()
+			e.ckpt = nil
+			return fmt.Errorf("checkpoint: %w", err)
 		}
 		e.ckpt.resume = rec
-	}
-	if err != nil {
-		_ = set.Close()
-		e.ckpt = nil
-		return fmt.Errorf("checkpoint: %w", err)
 	}
 	switch {
 	case keeper != nil:
@@ -218,6 +227,26 @@ func (e *engine) openCheckpoint() error {
 		e.visited = diskSet{set}
 	}
 	return nil
+}
+
+// checkpointDirError words the refusal of a checkpoint directory, naming the flag that
+// gave it.
+func checkpointDirError(c Checkpointing, err error) error {
+	flag := "--checkpoint"
+	if c.Resume {
+		flag = "--resume"
+	}
+	switch {
+	case errors.Is(err, visited.ErrHasCheckpoint):
+		return fmt.Errorf("checkpoint: %s already holds a checkpoint: continue it with --resume, or give an empty directory", c.Dir)
+	case errors.Is(err, visited.ErrNoCheckpoint):
+		return fmt.Errorf("checkpoint: --resume %s: %w", c.Dir, visited.ErrNoCheckpoint)
+	}
+	var de *visited.DirError
+	if errors.As(err, &de) {
+		return fmt.Errorf("checkpoint: %s %w", flag, err)
+	}
+	return fmt.Errorf("checkpoint: %w", err)
 }
 
 // sameRun returns an error naming the first item in which two identities differ.
@@ -483,11 +512,11 @@ func (e *engine) restoreChecker(rec *checkpointRecord) error {
 
 // finalCheckpoint saves the search as it ended: its frontier if it was cancelled or
 // stopped by a budget (so that it resumes, with a larger budget in the second case), else
-// the finished figures. A resume that found its budget spent changed nothing and saves
-// nothing.
+// the finished figures. A resume that found its budget spent, or its search ended,
+// opened the store read-only, changed nothing and saves nothing.
 func (e *engine) finalCheckpoint(complete bool) {
 	switch {
-	case e.ckpt == nil || e.ckpt.spent:
+	case e.ckpt == nil || e.ckpt.spent || e.ckpt.readOnly:
 	case e.stats.Interrupted || e.stoppedByBudget(complete):
 		// The search loop stopped at its top, every node on the path arrived at and the
 		// next event not chosen: where a checkpoint resumes.

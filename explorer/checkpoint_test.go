@@ -204,9 +204,13 @@ func TestCheckpointRefusals(t *testing.T) {
 		}, "strategy=exhaustive, this run has strategy=dpor"},
 		{"not resuming", func(o *explorer.Options) {}, "already holds a checkpoint"},
 		{"empty dir", func(o *explorer.Options) {
-			o.Checkpoint.Dir = filepath.Join(t.TempDir(), "new")
+			o.Checkpoint.Dir = t.TempDir()
 			o.Checkpoint.Resume = true
 		}, "no complete checkpoint"},
+		{"no dir", func(o *explorer.Options) {
+			o.Checkpoint.Dir = filepath.Join(t.TempDir(), "new")
+			o.Checkpoint.Resume = true
+		}, ": no such directory"},
 		{"sampler", func(o *explorer.Options) {
 			o.Checkpoint.Dir = filepath.Join(t.TempDir(), "new")
 			o.Strategy, _ = dpor.New("random", dpor.Config{Seed: 1})

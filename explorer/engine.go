@@ -323,8 +323,11 @@ func (e *engine) search(ctx context.Context) bool {
 }
 
 // spent reports that a budget of the search is spent: the schedules', or the states'.
-func (e *engine) spent() bool {
-	return e.stats.Schedules >= e.maxS || (e.opts.MaxStates > 0 && e.stats.States >= e.opts.MaxStates)
+func (e *engine) spent() bool { return e.spentAt(e.stats) }
+
+// spentAt reports whether statistics st have spent the run's budgets.
+func (e *engine) spentAt(st Stats) bool {
+	return st.Schedules >= e.maxS || (e.opts.MaxStates > 0 && st.States >= e.opts.MaxStates)
 }
 
 // arrive puts s on the path, lets the strategy see it, and reports whether the search

@@ -25,7 +25,7 @@ type checkpointFlags struct {
 func addCheckpointFlags(fs *flag.FlagSet, f *checkpointFlags) {
 	fs.StringVar(&f.dir, "checkpoint", "", "keep the search resumable in `DIR` (badger): visited states, frontier, statistics, histories")
 	fs.DurationVar(&f.every, "checkpoint-every", explorer.DefaultCheckpointEvery, "the interval between checkpoints (also taken on Ctrl-C, SIGTERM and at the end)")
-	fs.StringVar(&f.resume, "resume", "", "continue the search checkpointed in `DIR`, with the same command line; a larger --max-schedules or --max-states (0: no limit) goes on where the budget stopped it; checkpoints go on there")
+	fs.StringVar(&f.resume, "resume", "", "continue the search checkpointed in `DIR`, with the same command line (--checkpoint DIR may stay); a larger --max-schedules or --max-states (0: no limit) goes on where the budget stopped it; checkpoints go on there")
 }
 
 // checkpointing turns the flags into the explorer's options; the identity is everything

@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ravelmc/ravel/visited"
 )
 
 // The tests below run the command in a process of its own: this test binary, re-executed
@@ -285,4 +288,158 @@ func TestResumeReported(t *testing.T) {
 	if want := "stopped at the schedule budget (--max-schedules 500); the checkpoint resumed had already gone beyond it"; !strings.Contains(out, want) {
 		t.Errorf("report:\n%s\nwant it to say %q", out, want)
 	}
+}
+
+// TestCheckpointDirectoryFaults: the probe's findings on checkpoint directories (B2, B3,
+// B5, B6, B12). A damaged table file in a checkpoint's store, a MANIFEST removed or cut
+// short, a directory that is not Ravel's, one that does not exist and one in use by
+// another run: each ends with exit 2 and a one-line reason (no Go trace), and leaves the
+// directory as it was (nothing created, no table deleted); a resume that stops at once
+// changes nothing either.
+func TestCheckpointDirectoryFaults(t *testing.T) {
+	base := t.TempDir()
+	args := []string{"check", "register", "--harness", "2r2w", "--state-caching", "on", "--max-schedules", "0", "--visited-mem", "4KiB", "--quiet"}
+	good := filepath.Join(base, "good")
+	if code, _, stderr := runRavel(append(args, "--max-states", "3000", "--checkpoint", good)...); code != exitOK {
+		t.Fatalf("checkpointed run: exit %d\n%s", code, stderr)
+	}
+	ssts, _ := filepath.Glob(filepath.Join(good, "*.sst"))
+	if len(ssts) < 2 {
+		t.Fatalf("badger tables %v: the run spilled too little", ssts)
+	}
+	sst := filepath.Base(ssts[len(ssts)/2])
+	fi, err := os.Stat(ssts[len(ssts)/2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := fi.Size()
+	// ravel runs the command line in a process of its own (a panic in a goroutine
+	// badger starts would end this one) and returns its exit status and standard error.
+	ravel := func(more ...string) (int, string) {
+		t.Helper()
+		var out bytes.Buffer
+		cmd := ravelCmd(t, &out, append(append([]string(nil), args...), more...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode(), stderr.String()
+	}
+	copyOf := func(name string, damage func(dir string) error) string {
+		t.Helper()
+		dir := filepath.Join(base, name)
+		if err := os.CopyFS(dir, os.DirFS(good)); err != nil {
+			t.Fatal(err)
+		}
+		if err := damage(dir); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	garbage := func(dir string) error {
+		f, err := os.OpenFile(filepath.Join(dir, sst), os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		b := make([]byte, size/2)
+		for i := range b {
+			b[i] = byte(i*7 + 13)
+		}
+		_, err = f.WriteAt(b, size/4)
+		return err
+	}
+	userDir := func(name string) string {
+		t.Helper()
+		dir := filepath.Join(base, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"000005.sst", "readme", "table-0000000000000009"} {
+			if err := os.WriteFile(filepath.Join(dir, f), []byte("the user's\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	nowhere := filepath.Join(base, "nonexistent", "deeper", "ck")
+	for _, tc := range []struct {
+		name string
+		dir  string
+		more []string // besides the directory's flag
+		flag string
+		code int
+		want string
+	}{
+		{"sst cut short", copyOf("sst-cut", func(d string) error { return os.Truncate(filepath.Join(d, sst), size/2) }),
+			nil, "--resume", exitUsage, "the checkpoint's store is damaged (table " + sst + ")"},
+		{"sst garbage", copyOf("sst-garbage", garbage), nil, "--resume", exitUsage, "the checkpoint's store is damaged (table " + sst + ")"},
+		{"manifest missing", copyOf("no-manifest", func(d string) error { return os.Remove(filepath.Join(d, "MANIFEST")) }),
+			nil, "--resume", exitUsage, "MANIFEST is missing"},
+		// With a budget the checkpoint had spent, badger deleted every table.
+		{"manifest cut short, budget spent", copyOf("cut-manifest", func(d string) error { return os.Truncate(filepath.Join(d, "MANIFEST"), 10) }),
+			[]string{"--max-states", "1000"}, "--resume", exitUsage, "the checkpoint's store is missing tables (MANIFEST damaged?)"},
+		{"budget spent", copyOf("spent", func(string) error { return nil }),
+			[]string{"--max-states", "1000"}, "--resume", exitOK, "so the run stopped at once"},
+		{"resume a user's directory", userDir("user-resume"), nil, "--resume", exitUsage, "no complete checkpoint"},
+		{"checkpoint into a user's directory", userDir("user-checkpoint"), nil, "--checkpoint", exitUsage,
+			"the directory is not empty and is not a Ravel checkpoint directory"},
+		{"resume a directory that does not exist", nowhere, nil, "--resume", exitUsage, "--resume " + nowhere + ": no such directory"},
+		{"resume and checkpoint a directory that does not exist", nowhere, []string{"--checkpoint", nowhere}, "--resume", exitUsage, ": no such directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := listing(t, base)
+			code, stderr := ravel(append(append([]string(nil), tc.more...), tc.flag, tc.dir)...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, tc.code, tc.want)
+			}
+			if tc.code != exitOK && (strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ravel")) {
+				t.Errorf("stderr is not a one-line reason:\n%s", stderr)
+			}
+			if after := listing(t, base); !slices.Equal(after, before) {
+				t.Errorf("the run changed the directories: before\n%s\nafter\n%s", strings.Join(before, "\n"), strings.Join(after, "\n"))
+			}
+		})
+	}
+	t.Run("in use", func(t *testing.T) {
+		dir := copyOf("in-use", func(string) error { return nil })
+		v, err := visited.Open(visited.Options{MemBytes: 4 << 10, Durable: dir, Resume: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer v.Close()
+		for _, flag := range []string{"--resume", "--checkpoint"} {
+			code, stderr := ravel(flag, dir)
+			if want := fmt.Sprintf("%s %s: the directory is in use by another ravel run (pid %d)", flag, dir, os.Getpid()); code != exitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("%s: exit %d, stderr:\n%s\nwant exit 2 and %q", flag, code, stderr, want)
+			}
+		}
+	})
+}
+
+// listing is every file under dir with its size and modification time.
+func listing(t *testing.T, dir string) []string {
+	t.Helper()
+	var l []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			l = append(l, path+"/")
+		} else {
+			l = append(l, fmt.Sprintf("%s %d %v", path, fi.Size(), fi.ModTime().UnixNano()))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

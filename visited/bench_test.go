@@ -291,7 +291,7 @@ func BenchmarkVisitedStoreWrite(b *testing.B) {
 	slices.Sort(batch)
 	for b.Loop() {
 		b.StopTimer()
-		s, err := openStore(b.TempDir(), false)
+		s, err := openStore(b.TempDir(), false, openMode{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -311,7 +311,7 @@ func BenchmarkVisitedStoreWrite(b *testing.B) {
 // fingerprint on disk (hit) and of one that is not (miss, a filter false positive).
 func BenchmarkVisitedStoreGet(b *testing.B) {
 	const n, batches = 1 << 22, 8
-	s, err := openStore(b.TempDir(), false)
+	s, err := openStore(b.TempDir(), false, openMode{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -40,11 +40,15 @@ const recordFile = "checkpoint"
 // the new record is durable.
 const (
 	tablePrefix = "table-"
-	// recordHeader: epoch, zero flag, the tables' checksum, number of tables; then
-	// recordTable for each table, in the table file's order: its length (slots) and used
-	// slots.
+	// recordHeader: epoch, zero flag (a byte), recordSpilled flag (a byte), six bytes of
+	// zeros, the tables' checksum, number of tables; then recordTable for each table, in
+	// the table file's order: its length (slots) and used slots; then, with the
+	// recordSpilled flag, the number of fingerprints spilled (8 bytes), which the store
+	// must hold (checkpoints taken before it was recorded have no such field).
 	recordHeader = 8 + 8 + 8 + 8
 	recordTable  = 8 + 8
+	// recordSpilled flags a record that carries the number of fingerprints spilled.
+	recordSpilled = 1
 )
 
 // tables returns the in-memory tables in the order of a checkpoint's table file: older
@@ -75,17 +79,19 @@ func (v *Set) Checkpoint(record ...[]byte) error {
 		return v.fail("write", err)
 	}
 	n := recordHeader + recordTable*len(tables)
-	head := make([]byte, n)
+	head := make([]byte, n+8)
 	binary.LittleEndian.PutUint64(head[0:], ver)
 	if v.zero {
 		head[8] = 1
 	}
+	head[9] = recordSpilled
 	binary.LittleEndian.PutUint64(head[16:], sum)
 	binary.LittleEndian.PutUint64(head[24:], uint64(len(tables)))
 	for i, g := range tables {
 		binary.LittleEndian.PutUint64(head[recordHeader+recordTable*i:], uint64(len(g.slots)))
 		binary.LittleEndian.PutUint64(head[recordHeader+recordTable*i+8:], uint64(g.used))
 	}
+	binary.LittleEndian.PutUint64(head[n:], v.st.Spilled)
 	parts := append([][]byte{head}, record...)
 	d := xxhash.New()
 	for _, p := range parts {
@@ -183,8 +189,57 @@ func (v *Set) LastCheckpoint() ([]byte, error) {
 
 // recordLen is the length of the header of val, a record that readRecord checked.
 func recordLen(val []byte) int {
-	return recordHeader + recordTable*int(binary.LittleEndian.Uint64(val[24:]))
+	n := recordHeader + recordTable*int(binary.LittleEndian.Uint64(val[24:]))
+	if val[9]&recordSpilled != 0 {
+		n += 8
+	}
+	return n
 }
+
+// recordedSpilled returns the number of fingerprints spilled that the record val (checked
+// by readRecord) says the store holds, if it says.
+func recordedSpilled(val []byte) (uint64, bool) {
+	if val[9]&recordSpilled == 0 {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint64(val[recordLen(val)-8:]), true
+}
+
+// prepareResume checks, before badger opens the store, that the directory exists, is
+// not in use, holds a checkpoint record, and that the store's tables are sound and hold
+// at least what the record says was spilled: badger would otherwise panic, out of reach,
+// on a damaged table, or take a store whose MANIFEST is gone or cut short for empty and
+// delete its tables.
+func (v *Set) prepareResume(readOnly bool) error {
+	if err := prepareResume(v.private, readOnly); err != nil {
+		return err
+	}
+	val, err := v.readRecord()
+	if err != nil {
+		return err
+	}
+	entries, err := verifyStore(v.private)
+	if err != nil {
+		return v.fail("open", err)
+	}
+	if want, ok := recordedSpilled(val); ok && entries < want {
+		return v.fail("open", missingTables(entries, want))
+	}
+	v.mode = openMode{readOnly: readOnly, verified: true}
+	return nil
+}
+
+// ErrMissingTables is the cause, in a *StoreError, of a checkpoint's store that holds
+// fewer fingerprints than its checkpoint spilled.
+var ErrMissingTables = errors.New("the checkpoint's store is missing tables (MANIFEST damaged?)")
+
+func missingTables(has, want uint64) error {
+	return fmt.Errorf("%w: it holds %d of the %d fingerprints the checkpoint spilled", ErrMissingTables, has, want)
+}
+
+// ErrReadOnly is the cause, in the *StoreError Add and Checkpoint return, of a set
+// opened with Options.ReadOnly.
+var ErrReadOnly = errors.New("the checkpoint was opened read-only")
 
 func (v *Set) readRecord() ([]byte, error) {
 	val, err := os.ReadFile(filepath.Join(v.private, recordFile))
@@ -200,6 +255,9 @@ func (v *Set) readRecord() ([]byte, error) {
 	if xxhash.Sum64(val[:n]) != binary.LittleEndian.Uint64(val[n:]) {
 		return nil, v.fail("read", errors.New("the checkpoint record is damaged (checksum mismatch)"))
 	}
+	if val[9]&^recordSpilled != 0 {
+		return nil, v.fail("read", fmt.Errorf("the checkpoint record has flags %#x this build does not know", val[9]))
+	}
 	if t := binary.LittleEndian.Uint64(val[24:]); t > uint64(v.maxGens) || recordLen(val[:n]) > n {
 		return nil, v.fail("read", fmt.Errorf("the checkpoint has %d tables; this build keeps at most %d", t, v.maxGens))
 	}
@@ -209,7 +267,10 @@ func (v *Set) readRecord() ([]byte, error) {
 // Resume makes the set what it was at the last complete checkpoint: the fingerprints
 // added after it (by a run killed before its next checkpoint) are dropped from the
 // store, and the in-memory table is read back. It must be called right after Open, on a
-// set opened with the checkpoint's Options.Durable and the same MemBytes.
+// set opened with the checkpoint's Options.Durable, Options.Resume and the same MemBytes.
+// A store that does not hold exactly the fingerprints the checkpoint spilled is refused
+// (checkpoints taken before the record counted them are not checked). Opened
+// Options.ReadOnly, the set only counts what the checkpoint holds, for Stats.
 func (v *Set) Resume() error {
 	if v.err != nil {
 		return v.err
@@ -256,10 +317,21 @@ func (v *Set) Resume() error {
 	if err != nil {
 		return v.fail("read", err)
 	}
+	if want, ok := recordedSpilled(val); ok && kept != want {
+		if kept < want {
+			return v.fail("read", missingTables(kept, want))
+		}
+		return v.fail("read", fmt.Errorf("the checkpoint's store holds %d fingerprints of the checkpoint's epochs, and the checkpoint spilled %d: it is not this checkpoint's store", kept, want))
+	}
 	v.st.Spilled = kept
 	v.st.States = kept + inMem
 	if zero {
 		v.st.States++
+	}
+	if v.mode.readOnly {
+		// It only reports: no filter, and any Add or Checkpoint is refused.
+		v.err = &StoreError{Op: "write", Dir: v.private, Err: ErrReadOnly}
+		return nil
 	}
 	if kept == 0 {
 		return nil
@@ -309,18 +381,4 @@ func (v *Set) readTables(ver uint64, lens []int, sum uint64) ([]generation, erro
 	}
 	freeWords(v.slots)
 	return tables, nil
-}
-
-// dropUncheckpointed empties a durable store that holds no complete checkpoint: what is
-// in it was added by a run killed before its first checkpoint, and a new run must not
-// see it.
-func (v *Set) dropUncheckpointed() error {
-	if _, err := v.readRecord(); !errors.Is(err, ErrNoCheckpoint) {
-		return nil // a checkpoint (Resume drops what came after it), or an error Resume reports
-	}
-	if _, err := v.store.dropAfter(0, func(uint64) {}); err != nil {
-		return v.fail("read", err)
-	}
-	v.removeTables(0)
-	return nil
 }

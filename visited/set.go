@@ -36,9 +36,20 @@ type Options struct {
 	// spills.
 	Dir string
 	// Durable, when not empty, is the directory of a store that outlives the set: the
-	// visited part of a checkpoint. Open creates it or opens the store in it, Close
-	// leaves it, and Dir is not used. See Checkpoint and Resume.
+	// visited part of a checkpoint. Close leaves it, and Dir is not used. See Checkpoint
+	// and Resume. Without Resume, Open starts a new store there: the directory must not
+	// exist, be empty, or be one Open marked as its own that holds no complete
+	// checkpoint (a run died before its first one), which is emptied; anything else is
+	// refused with a *DirError, without writing into it.
 	Durable string
+	// Resume opens Durable to resume its last complete checkpoint (Resume comes next):
+	// the directory must exist and hold a checkpoint record, and its tables are verified
+	// before badger opens them. Nothing is created or written before that is known.
+	Resume bool
+	// ReadOnly, with Resume, opens the store read-only, for a run that only reports the
+	// checkpoint: nothing in the directory changes, and after Resume the set answers
+	// Stats, but Add and Checkpoint return an error.
+	ReadOnly bool
 }
 
 // Set is a set of 64-bit state fingerprints that answers "add this one, and was it
@@ -75,6 +86,7 @@ type Set struct {
 	filter  visitedFilter
 	store   *store
 	durable bool // the store is a checkpoint's: Close keeps it
+	mode    openMode
 	err     error
 	st      Stats
 	rebuilt int // filter rebuilds from disk, for tests
@@ -186,15 +198,18 @@ func Open(opts Options) (*Set, error) {
 	v.maxLen = max(int(min(mem/3*2/8, math.MaxInt/2))/v.maxGens, 1)
 	v.setSlots(allocWords(min(visitedInitialSlots, v.maxLen)))
 	if opts.Durable != "" {
-		if err := os.MkdirAll(opts.Durable, 0o755); err != nil {
-			return nil, v.failDir("create", opts.Durable, err)
-		}
 		v.private, v.durable = opts.Durable, true
-		if err := v.openStore(); err != nil {
+		if !opts.Resume {
+			if err := prepareNew(opts.Durable); err != nil {
+				freeWords(v.slots)
+				return nil, err
+			}
+		} else if err := v.prepareResume(opts.ReadOnly); err != nil {
+			freeWords(v.slots)
 			return nil, err
 		}
-		if err := v.dropUncheckpointed(); err != nil {
-			_ = v.Close()
+		if err := v.openStore(); err != nil {
+			freeWords(v.slots)
 			return nil, err
 		}
 		return v, nil
@@ -485,8 +500,12 @@ func (v *Set) openStore() error {
 			return err
 		}
 	}
-	s, err := openStore(v.private, v.durable)
-	if err != nil {
+	s, err := openStore(v.private, v.durable, v.mode)
+	switch {
+	case v.durable && badgerLocked(err):
+		v.err = inUse(v.private)
+		return v.err
+	case err != nil:
 		return v.fail("open", err)
 	}
 	v.store = s

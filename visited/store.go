@@ -38,7 +38,10 @@ import (
 //   - ValueThreshold 1 KiB, ValueLogFileSize 1 MiB: values are empty and stay in the LSM
 //     tree, so the value log is never written.
 //   - ChecksumVerificationMode OnTableRead: a table's checksums are verified when it is
-//     opened (a checkpoint's damaged store is refused at resume, not read wrong).
+//     opened (a checkpoint's damaged store is refused at resume, not read wrong). A
+//     resumed checkpoint's tables are verified before badger opens them, in the calling
+//     goroutine (verifyStore: badger's own verification runs in goroutines where a
+//     damaged table panics out of reach), and badger then skips it (openMode.verified).
 //   - No conflict detection, no metrics, SyncWrites off (stream-written tables are synced
 //     as they are written), Logger nil: failures come back as errors, not messages.
 //   - The memtable and level-0 settings matter only if something is written through
@@ -75,15 +78,20 @@ func storeOptions(dir string) badger.Options {
 type store struct {
 	dir      string
 	db       *badger.DB
-	durable  bool        // a checkpoint's store: flattened, not rebuilt, when its levels run out
-	levels   int         // badger levels (openStoreLevels)
-	cold     *store      // the spill tier's cold store (tiers.go), once opened
-	coldTier bool        // this is a cold store: rebuilt when its levels run out
-	rebuilds int         // stream stores rebuilt, for tests
-	flushes  int         // times a hot store moved its keys to its cold store, for tests
-	epoch    uint64      // of a durable store: written as each key's value
-	rtx      *badger.Txn // reads at storeVersion
-	tables   *tableSet   // the tables, read directly (tables.go)
+	durable  bool   // a checkpoint's store: flattened, not rebuilt, when its levels run out
+	levels   int    // badger levels (openStoreLevels)
+	cold     *store // the spill tier's cold store (tiers.go), once opened
+	coldTier bool   // this is a cold store: rebuilt when its levels run out
+	rebuilds int    // stream stores rebuilt, for tests
+	flushes  int    // times a hot store moved its keys to its cold store, for tests
+	epoch    uint64 // of a durable store: written as each key's value
+	readOnly bool   // opened read-only (openMode)
+	verified bool   // its tables were verified before it opened (openMode)
+	// movedCold: opened read-only after a move cut short, so every live key of this hot
+	// store is in its cold store too (resolveMove).
+	movedCold bool
+	rtx       *badger.Txn // reads at storeVersion
+	tables    *tableSet   // the tables, read directly (tables.go)
 }
 
 // guard runs f and turns a panic inside badger (it asserts rather than returning errors
@@ -103,17 +111,26 @@ func guard(f func() error) (err error) {
 // the checkpointed gossip run at 1MiB, 43 spills, flattened twice and took 2.4 times the
 // CPU of the same run without checkpoints). Now its hot store moves its keys to its cold
 // store instead (tiers.go), and 24 levels cost the same as 72 (docs/visited-states.md).
-func openStore(dir string, durable bool) (*store, error) {
+func openStore(dir string, durable bool, mode openMode) (*store, error) {
 	if !durable {
 		return openStoreLevels(dir, durable, streamLevels)
 	}
-	return openDurable(dir, streamLevels)
+	return openDurable(dir, streamLevels, mode)
+}
+
+// openMode is how a checkpoint's store is opened.
+type openMode struct {
+	// readOnly: badger read-only, for a resume that only reports the checkpoint; it
+	// writes nothing (no deletions either: see dropAfter).
+	readOnly bool
+	// verified: verifyStore checked every table, so badger does not verify them again.
+	verified bool
 }
 
 // openDurable opens a checkpoint's store with the given number of levels (tests use
 // few), with its cold store if it has one, and finishes a move a kill cut short.
-func openDurable(dir string, levels int) (*store, error) {
-	s, err := openStoreLevels(dir, true, levels)
+func openDurable(dir string, levels int, mode openMode) (*store, error) {
+	s, err := openStoreMode(dir, true, levels, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -126,13 +143,20 @@ func openDurable(dir string, levels int) (*store, error) {
 // openStoreLevels is openStore with the number of levels of a stream-written store given
 // (tests use few, to rebuild often).
 func openStoreLevels(dir string, durable bool, levels int) (*store, error) {
+	return openStoreMode(dir, durable, levels, openMode{})
+}
+
+func openStoreMode(dir string, durable bool, levels int, mode openMode) (*store, error) {
 	used, err := manifestLevels(dir)
 	if err != nil {
 		return nil, err
 	}
 	levels = max(levels, used)
-	s := &store{dir: dir, epoch: 1, durable: durable, levels: levels}
-	opt := streamOptions(storeOptions(dir), levels)
+	s := &store{dir: dir, epoch: 1, durable: durable, levels: levels, readOnly: mode.readOnly, verified: mode.verified}
+	opt := streamOptions(storeOptions(dir), levels).WithReadOnly(mode.readOnly)
+	if mode.verified {
+		opt = opt.WithChecksumVerificationMode(options.NoVerification)
+	}
 	if err := removeEmptyMemtables(dir); err != nil {
 		return nil, err
 	}
@@ -274,7 +298,8 @@ func (s *store) each(fn func(fp uint64, item *badger.Item) (more bool, err error
 	return nil
 }
 
-// dropAfter makes the store hold exactly the fingerprints written in epochs up to v:
+// dropAfter makes the store hold exactly the fingerprints written in epochs up to v
+// (opened read-only, it only counts and reports them):
 // those written later (by a run killed after its last checkpoint, or by a resume from
 // that checkpoint killed before the next one) are deleted, and epoch v+1 begins. It calls
 // fn with every fingerprint kept (in increasing order within each of the hot and the cold
@@ -282,7 +307,9 @@ func (s *store) each(fn func(fp uint64, item *badger.Item) (more bool, err error
 // Only the last checkpoint's record is kept, so the store never has to go back further
 // than the fingerprints deleted here.
 func (s *store) dropAfter(v uint64, fn func(uint64)) (kept uint64, err error) {
-	kept, err = s.dropAfterOne(v, fn)
+	if !s.movedCold {
+		kept, err = s.dropAfterOne(v, fn)
+	}
 	if err != nil || s.cold == nil {
 		return kept, err
 	}
@@ -317,8 +344,8 @@ func (s *store) dropAfterOne(v uint64, fn func(uint64)) (kept uint64, err error)
 			return err
 		}
 		s.epoch = v + 1
-		if len(del) == 0 {
-			return nil
+		if len(del) == 0 || s.readOnly {
+			return nil // read-only: counted, not deleted (the set then only reports)
 		}
 		i := 0
 		return s.streamAt(func() (entry, bool) {
@@ -361,21 +388,9 @@ func (s *store) close() error {
 // cannot catch it: a checkpoint taken by a Ravel whose stores had more levels (72, before
 // the cold store) must open with as many.
 func manifestLevels(dir string) (int, error) {
-	f, err := os.Open(filepath.Join(dir, badger.ManifestFilename))
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil
-	} else if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	var m badger.Manifest
-	err = guard(func() error {
-		var rerr error
-		m, _, rerr = badger.ReplayManifestFile(f, 0, storeOptions(dir))
-		return rerr
-	})
+	m, _, err := readManifest(dir)
 	if err != nil {
-		return 0, fmt.Errorf("reading %s: %w", f.Name(), err)
+		return 0, fmt.Errorf("reading %s: %w", filepath.Join(dir, badger.ManifestFilename), err)
 	}
 	used := 0
 	for _, t := range m.Tables {

@@ -72,7 +72,7 @@ func (s *store) openCold() error {
 	if s.cold != nil {
 		return nil
 	}
-	c, err := openStoreLevels(filepath.Join(s.dir, coldDir), s.durable, s.levels)
+	c, err := openStoreMode(filepath.Join(s.dir, coldDir), s.durable, s.levels, openMode{readOnly: s.readOnly, verified: s.verified})
 	if err != nil {
 		return fmt.Errorf("cold store: %w", err)
 	}
@@ -143,11 +143,16 @@ func (s *store) openDurableCold() error {
 }
 
 // resolveMove empties the hot store s when its first live key is in the cold store: a
-// move wrote the cold store's level and was killed before it emptied s.
+// move wrote the cold store's level and was killed before it emptied s. A store opened
+// read-only is not emptied, but marked: its keys are all in the cold store too.
 func (s *store) resolveMove() error {
 	first, ok, err := s.firstLive()
 	if err != nil || !ok || !s.cold.tables.has(first) {
 		return err
+	}
+	if s.readOnly {
+		s.movedCold = true
+		return nil
 	}
 	return s.empty()
 }

@@ -64,7 +64,7 @@ func checkDurable(t *testing.T, s *store, epochs map[uint64]uint64, v uint64) {
 // reopened store holds the same.
 func TestDurableMoveKeepsEpochs(t *testing.T) {
 	dir := t.TempDir()
-	s, err := openDurable(dir, 5)
+	s, err := openDurable(dir, 5, openMode{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestDurableMoveKeepsEpochs(t *testing.T) {
 	if err := s.close(); err != nil {
 		t.Fatal(err)
 	}
-	if s, err = openDurable(dir, 5); err != nil {
+	if s, err = openDurable(dir, 5, openMode{}); err != nil {
 		t.Fatal(err)
 	}
 	defer s.close()
@@ -140,7 +140,7 @@ func TestDurableMoveCutShort(t *testing.T) {
 	}{{"after the cold level", true}, {"before the cold level", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			s, err := openDurable(dir, 5)
+			s, err := openDurable(dir, 5, openMode{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +170,7 @@ func TestDurableMoveCutShort(t *testing.T) {
 			if err := s.close(); err != nil {
 				t.Fatal(err)
 			}
-			if s, err = openDurable(dir, 5); err != nil {
+			if s, err = openDurable(dir, 5, openMode{}); err != nil {
 				t.Fatal(err)
 			}
 			defer s.close()
