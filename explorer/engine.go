@@ -546,6 +546,10 @@ func (e *engine) progress() {
 	s.Explore = s.Total
 	s.Canonical = int64(len(e.checker.entries))
 	s.NonlinearizableCan = e.checker.bad.Load()
+	if e.visited != nil {
+		// Cheap: counters, and the sizes of the set's few tables.
+		s.Visited = e.visited.Stats()
+	}
 	e.opts.Progress(s)
 }
 

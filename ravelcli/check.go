@@ -247,14 +247,16 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if !f.quiet {
 		tick, stopWatch := watchStalls(stderr, f.prog)
 		defer stopWatch()
-		opts.ProgressEvery = 5 * time.Second
+		opts.ProgressEvery = progressEvery
+		var prev explorer.Stats // the figures at the line before; none before the first
 		opts.Progress = func(s explorer.Stats) {
 			tick()
 			anon := int64(-1)
 			if u, ok := procmem.Read(); ok {
 				anon = u.Anon
 			}
-			fmt.Fprintln(stderr, progressLine(f.prog, s, opts.StateCaching, anon))
+			fmt.Fprintln(stderr, progressLine(f.prog, s, prev, opts.StateCaching, anon))
+			prev = s
 		}
 	}
 	if err := prepareOutputs("check", outputs); err != nil {
@@ -632,6 +634,9 @@ func seconds(s float64) string { return fmt.Sprintf("%.3fs", s) }
 
 func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 
+// progressEvery is the interval between check's progress lines. Tests shorten it.
+var progressEvery = 5 * time.Second
+
 // progressLine is the line a long check prints every few seconds on standard error. With
 // state caching it counts distinct states too (the spilled ones once the visited set
 // spills, and those stateful DPOR explores again): a stateful search's schedules can stand
@@ -640,7 +645,12 @@ func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 // a large search's memory grows with its states and a user should see where it is going
 // before the system runs out. prog, the command's name, starts it, as it starts every line
 // the command writes on standard error.
-func progressLine(prog string, s explorer.Stats, caching bool, anon int64) string {
+//
+// It says how fast the search went since the line before, prev (zero figures before the
+// first line: the rate since the start): states per second with state caching, schedules
+// per second without. A search that spills slows down as it reads the disk more, and a
+// user of an hours-long one should see whether it does.
+func progressLine(prog string, s, prev explorer.Stats, caching bool, anon int64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s schedules, %s steps, ", prog, report.Thousands(s.Schedules), report.Thousands(s.Steps))
 	if caching {
@@ -653,6 +663,13 @@ func progressLine(prog string, s explorer.Stats, caching bool, anon int64) strin
 		}
 	}
 	fmt.Fprintf(&b, "%d unique histories, %d violations so far, %.0fs", s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
+	if dt := (s.Total - prev.Total).Seconds(); dt > 0 {
+		if caching {
+			fmt.Fprintf(&b, ", %s states/s", report.Thousands(int64(float64(s.States-prev.States)/dt)))
+		} else {
+			fmt.Fprintf(&b, ", %s schedules/s", report.Thousands(int64(float64(s.Schedules-prev.Schedules)/dt)))
+		}
+	}
 	if anon >= 0 {
 		fmt.Fprintf(&b, ", %s resident", mib(anon))
 	}
