@@ -194,7 +194,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		return 0, usagef("check: --visited-mem: %v", err)
 	}
 	// Before the checks of the values of flags that may not apply at all.
-	facts := applyFacts{name: f.strategy, sampler: sampling, caching: f.caching == "on", sys: &sys}
+	facts := applyFacts{name: f.strategy, sampler: sampling, caching: f.caching == "on", ckpt: f.ckpt.dir != "" || f.ckpt.resume != "", sys: &sys}
 	if sampling == nil {
 		facts.strat = strat
 	}
