@@ -31,10 +31,10 @@ type Checkpointing struct {
 	Dir string
 	// Every is the interval between checkpoints; 0 means DefaultCheckpointEvery.
 	Every time.Duration
-	// Identity describes the run ("key=value" items: system, harness, strategy, depth
-	// budget, faults, version, …): everything that changes what the search explores or
-	// what its result means. A resume refuses a checkpoint whose identity differs, naming
-	// the first item that does. MaxSchedules and MaxStates only stop the search, and do
+	// Identity describes the run ("key=value" or "key value" items: system, harness,
+	// strategy, depth budget, faults, version, …): everything that changes what the search
+	// explores or what its result means. A resume refuses a checkpoint whose identity
+	// differs, naming the first item that does, as written. MaxSchedules and MaxStates only stop the search, and do
 	// not belong in it: a resume may change them (Resumed).
 	Identity []string
 	// Resume continues from the checkpoint in Dir instead of starting afresh; without it,
@@ -222,7 +222,7 @@ func (e *engine) openCheckpoint() error {
 
 // sameRun returns an error naming the first item in which two identities differ.
 func sameRun(was, is []string) error {
-	key := func(s string) string { k, _, _ := strings.Cut(s, "="); return k }
+	key := func(s string) string { return s[:strings.IndexAny(s+"=", "= ")] }
 	for i := 0; i < max(len(was), len(is)); i++ {
 		switch {
 		case i >= len(was):
