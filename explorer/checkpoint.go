@@ -122,6 +122,8 @@ type checkpointer struct {
 	// spent: the resumed checkpoint had already spent this run's budgets, so the run
 	// explored nothing and leaves the checkpoint as it was.
 	spent bool
+	// saved: the run has taken a checkpoint (Result.Checkpointed).
+	saved bool
 }
 
 // Resumed describes the checkpoint a run continued from (Result.Resumed).
@@ -269,6 +271,7 @@ func (e *engine) checkpoint(done, complete bool) {
 		return
 	}
 	e.ckpt.last = time.Now()
+	e.ckpt.saved = true
 }
 
 func (e *engine) record(done, complete bool) *checkpointRecord {

@@ -217,6 +217,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	res.Canonical = canonical
 	res.Resumed = e.resumed()
+	res.Checkpointed = e.ckpt != nil && (e.ckpt.saved || e.ckpt.resume != nil)
 	if e.sess != nil {
 		res.Sampling = e.sess.finish(e)
 	}

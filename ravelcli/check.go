@@ -269,14 +269,17 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	}
 	defer tuneCollector(opts)()
 	sampler := procmem.Start(0)
-	res, runErr := explorer.Run(ctx, sys, opts)
+	res, runErr := runSearch(ctx, sys, opts)
 	peak, measured := sampler.Stop()
 	if res == nil {
 		return 0, fmt.Errorf("check %s: %w", entry.Name, runErr)
 	}
-	noteCheckpoint(stderr, f.prog, opts.Checkpoint, info, res)
+	noteCheckpoint(stderr, f.prog, opts.Checkpoint, info, res, runErr)
 	return finishCheck(stdout, stderr, &sys, info, res, runErr, f, newMemoryJSON(peak, measured))
 }
+
+// runSearch is the search check runs; tests replace it to make Ravel's own disk fail.
+var runSearch = explorer.Run
 
 // beyondBudget explains figures above their budget: a resumed checkpoint had spent more
 // than this run's budget before it started (checkReport.Resumed).
@@ -305,7 +308,7 @@ func checkCaveats(r checkReport) []string {
 // replaces the one that points to a search that completes. A specification that
 // panicked is to mend first, and gets none.
 func checkHints(r checkReport) []string {
-	if r.HistoriesUnjudged > 0 {
+	if r.HistoriesUnjudged > 0 || r.Error != "" {
 		return nil
 	}
 	first := cmp.Or(crowdHint(r), repeatHint(r))
@@ -337,6 +340,8 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 		errs = append(errs, fmt.Errorf("check %s: %w", info.System, runErr))
 	case runErr != nil:
 		errs = append(errs, fmt.Errorf("check %s: %w (the figures cover the search until then)", info.System, runErr))
+		var store *visited.StoreError
+		report.Error, report.storeFailed = runErr.Error(), errors.As(runErr, &store)
 	}
 	if f.histories != "" {
 		if err := writeHistories(f.histories, sys, res); err != nil {
@@ -484,6 +489,12 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	switch {
 	case r.HistoriesUnjudged > 0:
 		fmt.Fprintln(w, "search: stopped — the specification panicked on a history (below), so nothing is verified")
+	case r.Error != "":
+		what := "Ravel failed"
+		if r.storeFailed {
+			what = "the visited-state store failed"
+		}
+		fmt.Fprintf(w, "search: stopped — %s (the error below); the figures cover the search until then\n", what)
 	case r.Complete:
 		fmt.Fprintln(w, "search: complete — every schedule the strategy selects was explored")
 	case r.Interrupted:

@@ -3,6 +3,7 @@ package ravelcli
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/wgl"
 )
 
 // checkpointFlags are check's flags for checkpoints and resuming.
@@ -174,8 +176,9 @@ func ravelVersion() string {
 }
 
 // noteCheckpoint says what a resumed run continued from and with which budgets, and how
-// to continue a run that was interrupted or stopped by a budget.
-func noteCheckpoint(w io.Writer, prog string, c explorer.Checkpointing, info runInfo, res *explorer.Result) {
+// to continue a run that was interrupted, stopped by a budget, or by a failure of Ravel's
+// own (runErr; a specification's panic is not one a resume gets past).
+func noteCheckpoint(w io.Writer, prog string, c explorer.Checkpointing, info runInfo, res *explorer.Result, runErr error) {
 	if c.Dir == "" {
 		return
 	}
@@ -195,7 +198,12 @@ func noteCheckpoint(w io.Writer, prog string, c explorer.Checkpointing, info run
 			fmt.Fprintf(w, "%s: resumed the checkpoint in %s (%s), with %s\n", prog, c.Dir, at, budgets(info))
 		}
 	}
+	var panicked *wgl.SpecPanicError
 	switch {
+	case runErr != nil && !errors.As(runErr, &panicked) && res.Checkpointed:
+		fmt.Fprintf(w, "%s: the search failed (below); its last checkpoint in %s is intact: once the cause is mended, continue with the same command and --resume %s\n", prog, c.Dir, c.Dir)
+	case runErr != nil && !errors.As(runErr, &panicked):
+		fmt.Fprintf(w, "%s: the search failed (below) before its first checkpoint: there is none in %s to resume from\n", prog, c.Dir)
 	case res.Stats.Interrupted:
 		fmt.Fprintf(w, "%s: checkpoint saved in %s; continue with the same command and --resume %s\n", prog, c.Dir, c.Dir)
 	case spent != "" && !res.Complete && !unjudged(res):
