@@ -40,6 +40,11 @@ type Checkpointing struct {
 	// Resume continues from the checkpoint in Dir instead of starting afresh; without it,
 	// a Dir that already holds a checkpoint is refused.
 	Resume bool
+	// OnResume, when set, is called once a resume has succeeded — the checkpoint read,
+	// its path replayed — before the search goes on from it, with what Result.Resumed
+	// will hold. It is not called when nothing goes on: the checkpoint's search had ended
+	// or had spent this run's budgets.
+	OnResume func(Resumed)
 }
 
 // ErrCheckpointMismatch is the cause of a resume refused because the checkpoint is of

@@ -253,6 +253,9 @@ func (e *engine) search(ctx context.Context) bool {
 		if !more {
 			return complete
 		}
+		if on := e.opts.Checkpoint.OnResume; on != nil {
+			on(*e.resumed())
+		}
 	} else if init, ok := e.begin(); !ok || !e.arrive(init) {
 		return true
 	}

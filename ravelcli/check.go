@@ -244,6 +244,13 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if opts.Checkpoint, err = f.ckpt.checkpointing(info, mem, f.reflective); err != nil {
 		return 0, err
 	}
+	var resumeTold bool // the resume was noted as it succeeded, not at the end
+	if opts.Checkpoint.Resume {
+		opts.Checkpoint.OnResume = func(r explorer.Resumed) {
+			resumeTold = true
+			fmt.Fprintf(stderr, "%s: resumed the checkpoint in %s (%s), with %s; the search goes on from there\n", f.prog, opts.Checkpoint.Dir, resumedAt(info, &r), budgets(info))
+		}
+	}
 	if !f.quiet {
 		tick, stopWatch := watchStalls(stderr, f.prog)
 		defer stopWatch()
@@ -274,7 +281,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if res == nil {
 		return 0, fmt.Errorf("check %s: %w", entry.Name, runErr)
 	}
-	noteCheckpoint(stderr, f.prog, opts.Checkpoint, info, res, runErr)
+	noteCheckpoint(stderr, f.prog, opts.Checkpoint, info, res, runErr, resumeTold)
 	return finishCheck(stdout, stderr, &sys, info, res, runErr, f, newMemoryJSON(peak, measured))
 }
 

@@ -175,20 +175,19 @@ func ravelVersion() string {
 	return "unknown"
 }
 
-// noteCheckpoint says what a resumed run continued from and with which budgets, and how
-// to continue a run that was interrupted, stopped by a budget, or by a failure of Ravel's
-// own (runErr; a specification's panic is not one a resume gets past).
-func noteCheckpoint(w io.Writer, prog string, c explorer.Checkpointing, info runInfo, res *explorer.Result, runErr error) {
+// noteCheckpoint says what a resumed run continued from and with which budgets (unless
+// told, said when the resume succeeded), and how to continue a run that was interrupted,
+// stopped by a budget, or by a failure of Ravel's own (runErr; a specification's panic is
+// not one a resume gets past).
+func noteCheckpoint(w io.Writer, prog string, c explorer.Checkpointing, info runInfo, res *explorer.Result, runErr error, told bool) {
 	if c.Dir == "" {
 		return
 	}
 	spent := spentBudget(info, res.Stats)
 	if r := res.Resumed; r != nil {
-		at := fmt.Sprintf("%s schedules", report.Thousands(r.Schedules))
-		if info.StateCaching {
-			at += fmt.Sprintf(", %s states", report.Thousands(r.States))
-		}
+		at := resumedAt(info, r)
 		switch {
+		case told:
 		case r.Ended:
 			fmt.Fprintf(w, "%s: resumed the checkpoint in %s (%s): its search had ended, so nothing was left to explore; the figures below are its own\n", prog, c.Dir, at)
 		case r.Spent:
@@ -209,6 +208,15 @@ func noteCheckpoint(w io.Writer, prog string, c explorer.Checkpointing, info run
 	case spent != "" && !res.Complete && !unjudged(res):
 		fmt.Fprintf(w, "%s: checkpoint saved in %s; continue with the same command, --resume %s and a larger %s (0: no limit)\n", prog, c.Dir, c.Dir, spent)
 	}
+}
+
+// resumedAt is where a resumed checkpoint stood: "1,014 schedules, 532,777 states".
+func resumedAt(info runInfo, r *explorer.Resumed) string {
+	at := fmt.Sprintf("%s schedules", report.Thousands(r.Schedules))
+	if info.StateCaching {
+		at += fmt.Sprintf(", %s states", report.Thousands(r.States))
+	}
+	return at
 }
 
 // spentBudget names the budget flag the search spent, if any.

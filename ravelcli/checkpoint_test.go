@@ -335,3 +335,21 @@ func TestResumeSpentNamesOnlyTheSpentBudget(t *testing.T) {
 		t.Errorf("names a budget without a limit as spent:\n%s", stderr)
 	}
 }
+
+// TestResumeNotedAtOnce: a resumed run says what it took up as soon as the resume has
+// succeeded, before its first progress line, not when it ends; under --quiet too.
+func TestResumeNotedAtOnce(t *testing.T) {
+	defer func(old time.Duration) { progressEvery = old }(progressEvery)
+	progressEvery = time.Nanosecond
+	ck := filepath.Join(t.TempDir(), "ck")
+	base := []string{"check", "register", "--harness", "2r2w", "--state-caching", "on"}
+	if code, _, stderr := runRavel(append(append([]string(nil), base...), "--max-schedules", "300", "--quiet", "--checkpoint", ck)...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runRavel(append(append([]string(nil), base...), "--max-schedules", "0", "--resume", ck)...)
+	note := "ravel: resumed the checkpoint in " + ck + " (300 schedules, "
+	first := strings.Index(stderr, " violations so far")
+	if code != exitOK || first < 0 || !strings.Contains(stderr[:first], note) || strings.Count(stderr, "resumed the checkpoint") != 1 {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q once, before the first progress line", code, stderr, note)
+	}
+}
