@@ -551,6 +551,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		}
 		row("", "visited states spilled to disk", report.Thousands(r.VisitedSpilled))
 		row("", "disk reads", report.Thousands(r.DiskReads))
+		row("", "disk reads in vain (filter false positives)", report.Thousands(r.FilterFalsePositives))
 		row("", "chance of a fingerprint collision", fmt.Sprintf("%.1e", r.CollisionProbability))
 	}
 	if r.StepsReplayed > 0 {

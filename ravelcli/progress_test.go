@@ -69,3 +69,18 @@ func TestProgressShowsSpilled(t *testing.T) {
 		t.Errorf("no progress line says what spilled, and how fast:\n%s", stderr)
 	}
 }
+
+// TestTextReportFalsePositives: the text report has the filter's false positives beside
+// the disk reads, as docs/visited-states.md says (it was in --json only).
+func TestTextReportFalsePositives(t *testing.T) {
+	code, stdout, stderr := runRavel("check", "gossip", "--agents", "3", "--state-caching", "on", "--max-schedules", "0",
+		"--visited-mem", "4KiB", "--visited-dir", t.TempDir(), "--quiet")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	reads := strings.Index(stdout, "disk reads ")
+	fp := strings.Index(stdout, "disk reads in vain (filter false positives)")
+	if reads < 0 || fp < reads {
+		t.Errorf("no false-positives row after the disk reads:\n%s", stdout)
+	}
+}
