@@ -31,10 +31,10 @@ type Checkpointing struct {
 	Dir string
 	// Every is the interval between checkpoints; 0 means DefaultCheckpointEvery.
 	Every time.Duration
-	// Identity describes the run ("key=value" items: system, harness, strategy, depth
-	// budget, faults, version, …): everything that changes what the search explores or
-	// what its result means. A resume refuses a checkpoint whose identity differs, naming
-	// the first item that does. MaxSchedules and MaxStates only stop the search, and do
+	// Identity describes the run ("key=value" or "key value" items: system, harness,
+	// strategy, depth budget, faults, version, …): everything that changes what the search
+	// explores or what its result means. A resume refuses a checkpoint whose identity
+	// differs, naming the first item that does, as written. MaxSchedules and MaxStates only stop the search, and do
 	// not belong in it: a resume may change them (Resumed).
 	Identity []string
 	// Resume continues from the checkpoint in Dir instead of starting afresh: Dir must
@@ -42,6 +42,11 @@ type Checkpointing struct {
 	// it, Dir must not exist, be empty, or be a checkpoint directory whose run left no
 	// checkpoint (visited.Options.Durable); anything else is refused.
 	Resume bool
+	// OnResume, when set, is called once a resume has succeeded — the checkpoint read,
+	// its path replayed — before the search goes on from it, with what Result.Resumed
+	// will hold. It is not called when nothing goes on: the checkpoint's search had ended
+	// or had spent this run's budgets.
+	OnResume func(Resumed)
 }
 
 // ErrCheckpointMismatch is the cause of a resume refused because the checkpoint is of
@@ -127,6 +132,8 @@ type checkpointer struct {
 	// readOnly: the resumed checkpoint's search had ended or had spent this run's
 	// budgets, so its store was opened read-only and nothing is saved.
 	readOnly bool
+	// saved: the run has taken a checkpoint (Result.Checkpointed).
+	saved bool
 }
 
 // Resumed describes the checkpoint a run continued from (Result.Resumed).
@@ -251,7 +258,7 @@ func checkpointDirError(c Checkpointing, err error) error {
 
 // sameRun returns an error naming the first item in which two identities differ.
 func sameRun(was, is []string) error {
-	key := func(s string) string { k, _, _ := strings.Cut(s, "="); return k }
+	key := func(s string) string { return s[:strings.IndexAny(s+"=", "= ")] }
 	for i := 0; i < max(len(was), len(is)); i++ {
 		switch {
 		case i >= len(was):
@@ -298,6 +305,7 @@ func (e *engine) checkpoint(done, complete bool) {
 		return
 	}
 	e.ckpt.last = time.Now()
+	e.ckpt.saved = true
 }
 
 func (e *engine) record(done, complete bool) *checkpointRecord {

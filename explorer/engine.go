@@ -220,6 +220,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	}
 	res.Canonical = canonical
 	res.Resumed = e.resumed()
+	res.Checkpointed = e.ckpt != nil && (e.ckpt.saved || e.ckpt.resume != nil)
 	if e.sess != nil {
 		res.Sampling = e.sess.finish(e)
 	}
@@ -254,6 +255,9 @@ func (e *engine) search(ctx context.Context) bool {
 		}
 		if !more {
 			return complete
+		}
+		if on := e.opts.Checkpoint.OnResume; on != nil {
+			on(*e.resumed())
 		}
 	} else if init, ok := e.begin(); !ok || !e.arrive(init) {
 		return true
@@ -552,6 +556,10 @@ func (e *engine) progress() {
 	s.Explore = s.Total
 	s.Canonical = int64(len(e.checker.entries))
 	s.NonlinearizableCan = e.checker.bad.Load()
+	if e.visited != nil {
+		// Cheap: counters, and the sizes of the set's few tables.
+		s.Visited = e.visited.Stats()
+	}
 	e.opts.Progress(s)
 }
 

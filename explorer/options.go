@@ -257,6 +257,10 @@ type Result struct {
 	// Resumed describes the checkpoint the run continued from (Checkpointing.Resume),
 	// or is nil.
 	Resumed *Resumed
+	// Checkpointed: Checkpointing.Dir holds a checkpoint of this search to resume from —
+	// one the run took, or the one it resumed — even when the run failed later (a full
+	// disk): the last complete checkpoint stays as it was.
+	Checkpointed bool
 }
 
 // Violation is a finding: a schedule whose history is not linearizable, or in which a

@@ -196,7 +196,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 		return 0, usagef("check: --visited-mem: %v", err)
 	}
 	// Before the checks of the values of flags that may not apply at all.
-	facts := applyFacts{name: f.strategy, sampler: sampling, caching: f.caching == "on", sys: &sys}
+	facts := applyFacts{name: f.strategy, sampler: sampling, caching: f.caching == "on", ckpt: f.ckpt.dir != "" || f.ckpt.resume != "", sys: &sys}
 	if sampling == nil {
 		facts.strat = strat
 	}
@@ -246,17 +246,26 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if opts.Checkpoint, err = f.ckpt.checkpointing(info, mem, f.reflective); err != nil {
 		return 0, err
 	}
+	var resumeTold bool // the resume was noted as it succeeded, not at the end
+	if opts.Checkpoint.Resume {
+		opts.Checkpoint.OnResume = func(r explorer.Resumed) {
+			resumeTold = true
+			fmt.Fprintf(stderr, "%s: resumed the checkpoint in %s (%s), with %s; the search goes on from there\n", f.prog, opts.Checkpoint.Dir, resumedAt(info, &r), budgets(info))
+		}
+	}
 	if !f.quiet {
 		tick, stopWatch := watchStalls(stderr, f.prog)
 		defer stopWatch()
-		opts.ProgressEvery = 5 * time.Second
+		opts.ProgressEvery = progressEvery
+		var prev explorer.Stats // the figures at the line before; none before the first
 		opts.Progress = func(s explorer.Stats) {
 			tick()
 			anon := int64(-1)
 			if u, ok := procmem.Read(); ok {
 				anon = u.Anon
 			}
-			fmt.Fprintln(stderr, progressLine(f.prog, s, opts.StateCaching, anon))
+			fmt.Fprintln(stderr, progressLine(f.prog, s, prev, opts.StateCaching, anon))
+			prev = s
 		}
 	}
 	if err := prepareOutputs("check", outputs); err != nil {
@@ -269,14 +278,17 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	}
 	defer tuneCollector(opts)()
 	sampler := procmem.Start(0)
-	res, runErr := explorer.Run(ctx, sys, opts)
+	res, runErr := runSearch(ctx, sys, opts)
 	peak, measured := sampler.Stop()
 	if res == nil {
 		return 0, fmt.Errorf("check %s: %w", entry.Name, runErr)
 	}
-	noteCheckpoint(stderr, f.prog, opts.Checkpoint, info, res)
+	noteCheckpoint(stderr, f.prog, opts.Checkpoint, info, res, runErr, resumeTold)
 	return finishCheck(stdout, stderr, &sys, info, res, runErr, f, newMemoryJSON(peak, measured))
 }
+
+// runSearch is the search check runs; tests replace it to make Ravel's own disk fail.
+var runSearch = explorer.Run
 
 // beyondBudget explains figures above their budget: a resumed checkpoint had spent more
 // than this run's budget before it started (checkReport.Resumed).
@@ -305,7 +317,7 @@ func checkCaveats(r checkReport) []string {
 // replaces the one that points to a search that completes. A specification that
 // panicked is to mend first, and gets none.
 func checkHints(r checkReport) []string {
-	if r.HistoriesUnjudged > 0 {
+	if r.HistoriesUnjudged > 0 || r.Error != "" {
 		return nil
 	}
 	first := cmp.Or(crowdHint(r), repeatHint(r))
@@ -337,6 +349,8 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 		errs = append(errs, fmt.Errorf("check %s: %w", info.System, runErr))
 	case runErr != nil:
 		errs = append(errs, fmt.Errorf("check %s: %w (the figures cover the search until then)", info.System, runErr))
+		var store *visited.StoreError
+		report.Error, report.storeFailed = runErr.Error(), errors.As(runErr, &store)
 	}
 	if f.histories != "" {
 		if err := writeHistories(f.histories, sys, res); err != nil {
@@ -497,6 +511,12 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	switch {
 	case r.HistoriesUnjudged > 0:
 		fmt.Fprintln(w, "search: stopped — the specification panicked on a history (below), so nothing is verified")
+	case r.Error != "":
+		what := "Ravel failed"
+		if r.storeFailed {
+			what = "the visited-state store failed"
+		}
+		fmt.Fprintf(w, "search: stopped — %s (the error below); the figures cover the search until then\n", what)
 	case r.Complete:
 		fmt.Fprintln(w, "search: complete — every schedule the strategy selects was explored")
 	case r.Interrupted:
@@ -546,6 +566,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		}
 		row("", "visited states spilled to disk", report.Thousands(r.VisitedSpilled))
 		row("", "disk reads", report.Thousands(r.DiskReads))
+		row("", "disk reads in vain (filter false positives)", report.Thousands(r.FilterFalsePositives))
 		row("", "chance of a fingerprint collision", fmt.Sprintf("%.1e", r.CollisionProbability))
 	}
 	if r.StepsReplayed > 0 {
@@ -647,6 +668,9 @@ func seconds(s float64) string { return fmt.Sprintf("%.3fs", s) }
 
 func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 
+// progressEvery is the interval between check's progress lines. Tests shorten it.
+var progressEvery = 5 * time.Second
+
 // progressLine is the line a long check prints every few seconds on standard error. With
 // state caching it counts distinct states too (the spilled ones once the visited set
 // spills, and those stateful DPOR explores again): a stateful search's schedules can stand
@@ -655,7 +679,12 @@ func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 // a large search's memory grows with its states and a user should see where it is going
 // before the system runs out. prog, the command's name, starts it, as it starts every line
 // the command writes on standard error.
-func progressLine(prog string, s explorer.Stats, caching bool, anon int64) string {
+//
+// It says how fast the search went since the line before, prev (zero figures before the
+// first line: the rate since the start): states per second with state caching, schedules
+// per second without. A search that spills slows down as it reads the disk more, and a
+// user of an hours-long one should see whether it does.
+func progressLine(prog string, s, prev explorer.Stats, caching bool, anon int64) string {
 	var b strings.Builder
 	if s.CalibrationRuns > 0 {
 		fmt.Fprintf(&b, "%s: calibrating the sampler: %s of %s calibration runs done (not counted as schedules), %.0fs", prog,
@@ -676,6 +705,13 @@ func progressLine(prog string, s explorer.Stats, caching bool, anon int64) strin
 		}
 	}
 	fmt.Fprintf(&b, "%d unique histories, %d violations so far, %.0fs", s.Unique, s.NonlinearizableCan+s.Panics, s.Total.Seconds())
+	if dt := (s.Total - prev.Total).Seconds(); dt > 0 {
+		if caching {
+			fmt.Fprintf(&b, ", %s states/s", report.Thousands(int64(float64(s.States-prev.States)/dt)))
+		} else {
+			fmt.Fprintf(&b, ", %s schedules/s", report.Thousands(int64(float64(s.Schedules-prev.Schedules)/dt)))
+		}
+	}
 	if anon >= 0 {
 		fmt.Fprintf(&b, ", %s resident", mib(anon))
 	}

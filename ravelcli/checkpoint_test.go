@@ -244,7 +244,7 @@ func TestCheckpointResumeRaisesBudget(t *testing.T) {
 				t.Errorf("the first run's figures are the final run's: the budget stopped nothing")
 			}
 			_, stderr = check(exitUsage, tc.flag, tc.again, "--max-depth", "9", "--resume", ck)
-			if w := "the checkpoint was taken with max-depth=1000, this run has max-depth=9"; !strings.Contains(stderr, w) {
+			if w := "the checkpoint was taken with --max-depth 1000, this run has --max-depth 9"; !strings.Contains(stderr, w) {
 				t.Errorf("stderr:\n%s\nwant %q", stderr, w)
 			}
 		})
@@ -442,4 +442,71 @@ func listing(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// TestResumeRefusalNamesFlags: a resume of another run's checkpoint names the item that
+// differs as the user writes the flag, sizes in their units; the same size written
+// otherwise is the same run.
+func TestResumeRefusalNamesFlags(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "ck")
+	base := []string{"check", "register", "--harness", "2r1w", "--state-caching", "on", "--visited-mem", "1MiB", "--quiet"}
+	if code, _, stderr := runRavel(append(append([]string(nil), base...), "--checkpoint", ck)...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct{ change, want string }{
+		{"--visited-mem 2MiB", "the checkpoint was taken with --visited-mem 1MiB, this run has --visited-mem 2MiB"},
+		{"--visited-mem 1000KB", "the checkpoint was taken with --visited-mem 1MiB, this run has --visited-mem 1MB"},
+		{"--agents 3", "the checkpoint was taken with --agents 2, this run has --agents 3"},
+		{"--harness 2r2w", "the checkpoint was taken with --harness 2r1w, this run has --harness 2r2w"},
+		{"--strategy delay-bounded", "the checkpoint was taken with --strategy exhaustive, this run has --strategy delay-bounded"},
+		{"--canonical-states", "the checkpoint has no --canonical-states where this run has --canonical-states"},
+		{"--reflective", "the checkpoint has no --reflective where this run has --reflective"},
+		{"--drop 1", "the checkpoint has no faults where this run has --drop 1"},
+	} {
+		t.Run(tc.change, func(t *testing.T) {
+			args := append(append(append([]string(nil), base...), strings.Fields(tc.change)...), "--resume", ck)
+			code, _, stderr := runRavel(args...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, tc.want)
+			}
+		})
+	}
+	if code, _, stderr := runRavel(append(append([]string(nil), base...), "--visited-mem", "1024KiB", "--resume", ck)...); code != exitOK {
+		t.Errorf("1024KiB for 1MiB: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// TestResumeSpentNamesOnlyTheSpentBudget: a resume whose budget the checkpoint had
+// already spent names that budget, not one without a limit.
+func TestResumeSpentNamesOnlyTheSpentBudget(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "ck")
+	base := []string{"check", "register", "--harness", "2r2w", "--state-caching", "on", "--max-schedules", "0", "--quiet"}
+	if code, _, stderr := runRavel(append(append([]string(nil), base...), "--max-states", "2000", "--checkpoint", ck)...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runRavel(append(append([]string(nil), base...), "--max-states", "1000", "--resume", ck)...)
+	if want := "it had already spent this run's --max-states 1,000, so the run stopped at once"; code != exitOK || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 0 and %q", code, stderr, want)
+	}
+	if strings.Contains(stderr, "--max-schedules 0") {
+		t.Errorf("names a budget without a limit as spent:\n%s", stderr)
+	}
+}
+
+// TestResumeNotedAtOnce: a resumed run says what it took up as soon as the resume has
+// succeeded, before its first progress line, not when it ends; under --quiet too.
+func TestResumeNotedAtOnce(t *testing.T) {
+	defer func(old time.Duration) { progressEvery = old }(progressEvery)
+	progressEvery = time.Nanosecond
+	ck := filepath.Join(t.TempDir(), "ck")
+	base := []string{"check", "register", "--harness", "2r2w", "--state-caching", "on"}
+	if code, _, stderr := runRavel(append(append([]string(nil), base...), "--max-schedules", "300", "--quiet", "--checkpoint", ck)...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runRavel(append(append([]string(nil), base...), "--max-schedules", "0", "--resume", ck)...)
+	note := "ravel: resumed the checkpoint in " + ck + " (300 schedules, "
+	first := strings.Index(stderr, " violations so far")
+	if code != exitOK || first < 0 || !strings.Contains(stderr[:first], note) || strings.Count(stderr, "resumed the checkpoint") != 1 {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q once, before the first progress line", code, stderr, note)
+	}
 }

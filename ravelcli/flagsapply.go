@@ -18,22 +18,25 @@ type applyFacts struct {
 	strat   dpor.Strategy    // a strategy of package dpor; nil when a sampler runs
 	sampler *samplers.Config // a sampler; nil when a strategy of package dpor runs
 	caching bool             // --state-caching on
+	ckpt    bool             // --checkpoint or --resume: the run is checkpointed
 	sys     *model.System    // the system with the fault flags applied; nil for bench
 }
 
 // flagRule says when a flag applies. A flag the user gave that does not apply to the run
 // is refused, never silently ignored: a user who sets it expects it to change something.
 //
-// A rule is of one of three kinds, by which of needs and refusal is set:
-//   - neither: the flag is a strategy's; applies looks at strat and sampler alone, and
+// A rule is of one of four kinds, by which of needs, clash and refusal is set:
+//   - none: the flag is a strategy's; applies looks at strat and sampler alone, and
 //     the refusal lists the strategies it applies to, found by asking applies of each
 //     (strategiesWhere), so that the list cannot go stale;
 //   - needs: the flag needs another setting, and needs says which and why;
+//   - clash: another setting takes the flag's place, and clash says which and what to do;
 //   - refusal: a format of one %s, the strategy's name, saying why and what to do.
 type flagRule struct {
 	flag    string
 	applies func(a applyFacts) bool
 	needs   string
+	clash   string
 	refusal string
 }
 
@@ -75,6 +78,12 @@ var flagRules = []flagRule{
 		refusal: "--visited-mem does not apply to %s with state caching: " + keepsStatesWhy},
 	{flag: "visited-dir", applies: spills,
 		refusal: "--visited-dir does not apply to %s with state caching: " + keepsStatesWhy},
+	// A checkpointed run's visited states are part of its checkpoint: they spill into its
+	// directory, where the resume finds them.
+	{flag: "visited-dir", applies: func(a applyFacts) bool { return !a.ckpt },
+		clash: "--checkpoint and --resume: a checkpointed run's visited states spill into the checkpoint directory, where a resume finds them; drop --visited-dir, and give --checkpoint a directory on the disk meant for them"},
+	{flag: "checkpoint-every", applies: func(a applyFacts) bool { return a.ckpt },
+		needs: "--checkpoint or --resume: it is the interval between their checkpoints"},
 }
 
 const keepsStatesWhy = "stateful DPOR keeps every visited state in its graph, in memory, and never spills (docs/strategies.md); drop the flag and bound its states with --max-states, or use exhaustive with --state-caching on, whose visited states spill"
@@ -122,7 +131,7 @@ func refuseInapplicable(cmd string, fs *flag.FlagSet, a applyFacts) error {
 func inapplicableNotes(cmd string, fs *flag.FlagSet, a applyFacts) []string {
 	var notes []string
 	for _, r := range givenRules(fs) {
-		if r.needs == "" && r.refusal == "" && !r.applies(a) {
+		if r.needs == "" && r.clash == "" && r.refusal == "" && !r.applies(a) {
 			notes = append(notes, cmd+": "+r.explain(a, false))
 		}
 	}
@@ -148,6 +157,8 @@ func (r flagRule) explain(a applyFacts, withList bool) string {
 	switch {
 	case r.needs != "":
 		return fmt.Sprintf("--%s needs %s", r.flag, r.needs)
+	case r.clash != "":
+		return fmt.Sprintf("--%s does not apply with %s", r.flag, r.clash)
 	case r.refusal != "":
 		return fmt.Sprintf(r.refusal, a.name)
 	}

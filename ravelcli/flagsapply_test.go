@@ -29,6 +29,9 @@ func TestInapplicableFlagsRefused(t *testing.T) {
 		{"crash stop without crashes", "--crash-stop", "--crash-stop needs a --crash budget"},
 		{"visited memory without caching", "--visited-mem 1KB", "--visited-mem needs --state-caching on"},
 		{"visited dir without caching", "--visited-dir " + dir, "--visited-dir needs --state-caching on"},
+		{"visited dir with a checkpoint", "--state-caching on --visited-dir " + dir + " --checkpoint " + filepath.Join(filepath.Dir(dir), "ck"), "--visited-dir does not apply with --checkpoint and --resume: a checkpointed run's visited states spill into the checkpoint directory"},
+		{"visited dir with a resume", "--state-caching on --visited-dir " + dir + " --resume " + filepath.Join(filepath.Dir(dir), "ck"), "--visited-dir does not apply with --checkpoint and --resume"},
+		{"checkpoint interval without checkpoints", "--strategy random --max-schedules 5 --checkpoint-every 5s", "--checkpoint-every needs --checkpoint or --resume"},
 		{"visited memory 0", "--state-caching on --visited-mem 0", "--visited-mem must be at least 4KiB, got 0"},
 		{"max states 0 without caching", "--max-states 0", "--max-states needs --state-caching on"},
 		{"calibration with nothing to calibrate", "--strategy pctcp --events 5 --calibration 4 --max-schedules 5", "--calibration needs something to calibrate"},
@@ -64,6 +67,7 @@ func TestApplicableFlagsAccepted(t *testing.T) {
 		"--state-caching on --visited-mem 4KiB --max-states 10 --max-schedules 5",
 		"--strategy dpor-source --dependence actor --max-schedules 5",
 		"--strategy delay-bounded --delays 1 --max-schedules 5",
+		"--state-caching on --max-schedules 5 --checkpoint-every 5s --checkpoint " + filepath.Join(t.TempDir(), "ck"),
 	} {
 		t.Run(args, func(t *testing.T) {
 			code, _, stderr := runRavel(append([]string{"check", "register", "--quiet"}, strings.Fields(args)...)...)

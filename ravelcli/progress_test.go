@@ -2,6 +2,7 @@ package ravelcli
 
 import (
 	"cmp"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,9 +33,54 @@ func TestProgressLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := progressLine(cmp.Or(tt.prog, "ravel"), tt.s, tt.caching, tt.anon); got != tt.want {
+			// A line at the same time as the one before has no interval to give a rate over.
+			if got := progressLine(cmp.Or(tt.prog, "ravel"), tt.s, explorer.Stats{Total: tt.s.Total}, tt.caching, tt.anon); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestProgressRate: the line says how fast the search went since the line before: states
+// per second with state caching, schedules per second without.
+func TestProgressRate(t *testing.T) {
+	prev := explorer.Stats{Schedules: 1000, States: 2_000_000, Total: 60 * time.Second}
+	s := explorer.Stats{Schedules: 1500, States: 2_300_000, Total: 65 * time.Second}
+	if got, want := progressLine("ravel", s, prev, true, -1), "0 violations so far, 65s, 60,000 states/s"; !strings.HasSuffix(got, want) {
+		t.Errorf("caching: got %q, want it to end with %q", got, want)
+	}
+	if got, want := progressLine("ravel", s, prev, false, 1<<20), "65s, 100 schedules/s, 1.0 MiB resident"; !strings.HasSuffix(got, want) {
+		t.Errorf("stateless: got %q, want it to end with %q", got, want)
+	}
+}
+
+// TestProgressShowsSpilled: the progress lines of a search whose visited states spill
+// say how many did, from the running search's own figures (they were filled only at its
+// end, so no line of a real run said it).
+func TestProgressShowsSpilled(t *testing.T) {
+	defer func(old time.Duration) { progressEvery = old }(progressEvery)
+	progressEvery = time.Nanosecond
+	code, _, stderr := runRavel("check", "gossip", "--agents", "3", "--state-caching", "on", "--max-schedules", "0",
+		"--visited-mem", "4KiB", "--visited-dir", t.TempDir(), "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, " spilled, ") || !strings.Contains(stderr, " states/s") {
+		t.Errorf("no progress line says what spilled, and how fast:\n%s", stderr)
+	}
+}
+
+// TestTextReportFalsePositives: the text report has the filter's false positives beside
+// the disk reads, as docs/visited-states.md says (it was in --json only).
+func TestTextReportFalsePositives(t *testing.T) {
+	code, stdout, stderr := runRavel("check", "gossip", "--agents", "3", "--state-caching", "on", "--max-schedules", "0",
+		"--visited-mem", "4KiB", "--visited-dir", t.TempDir(), "--quiet")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	reads := strings.Index(stdout, "disk reads ")
+	fp := strings.Index(stdout, "disk reads in vain (filter false positives)")
+	if reads < 0 || fp < reads {
+		t.Errorf("no false-positives row after the disk reads:\n%s", stdout)
 	}
 }

@@ -78,6 +78,12 @@ type checkReport struct {
 	Notes []string `json:"notes,omitempty"`
 	// Resumed is the checkpoint a --resume run continued from; absent otherwise.
 	Resumed *resumedJSON `json:"resumed,omitempty"`
+	// Error is the failure of Ravel's own that stopped the search — the visited-state
+	// store's (a full disk), a checkpoint's — as standard error gives it; the figures cover
+	// the search until then, and the exit status is 2. Absent otherwise.
+	Error string `json:"error,omitempty"`
+	// storeFailed: Error is the visited-state store's, for the text report's status line.
+	storeFailed bool
 }
 
 // resumedJSON is explorer.Resumed: the checkpoint's figures when the run took it up,

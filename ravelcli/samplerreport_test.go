@@ -107,7 +107,7 @@ func TestSamplerRacyUnknown(t *testing.T) {
 
 // TestCalibrationProgressLine: during calibration the progress line says so.
 func TestCalibrationProgressLine(t *testing.T) {
-	got := progressLine("ravel", explorer.Stats{Calibrating: 267704, CalibrationRuns: 100000000, Total: 5 * time.Second}, false, -1)
+	got := progressLine("ravel", explorer.Stats{Calibrating: 267704, CalibrationRuns: 100000000, Total: 5 * time.Second}, explorer.Stats{}, false, -1)
 	if want := "ravel: calibrating the sampler: 267,704 of 100,000,000 calibration runs done (not counted as schedules), 5s"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
