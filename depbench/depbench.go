@@ -34,7 +34,7 @@ type Config struct {
 	// its history, so nothing reachable from a revisited state is new — in far fewer
 	// schedules on systems whose orders converge, which makes a baseline affordable where
 	// plain exhaustive search is not. Its schedule count is then not comparable to the
-	// rows', and #S÷EX is not shown.
+	// rows', and #S÷EX is shown as "-".
 	CachedBaseline bool
 	// Commute also checks each relation's contract on the system's states, with
 	// CommuteStates as the state budget (explorer.CommuteOptions.MaxStates).
@@ -60,6 +60,9 @@ type Table struct {
 	// Commutation holds each relation's contract check, when Config.Commute asked for it,
 	// in the order of Config.Dependences.
 	Commutation []Commutation `json:"commutation,omitempty"`
+	// Interrupted: the context was cancelled before the comparison ended. The table holds
+	// the runs until then, the one the cancellation stopped marked Interrupted.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Run is what one search explored and found.
@@ -67,7 +70,9 @@ type Run struct {
 	Strategy   string `json:"strategy"`
 	Dependence string `json:"dependence,omitempty"`
 	Schedules  int64  `json:"schedules"`
-	// Steps counts the handler runs: the states the search reached.
+	// Steps counts the handler runs (messages delivered). Without state caching every
+	// step reaches a state; with it (the cached baseline) a step may reach a state
+	// visited before, so steps exceed the distinct states.
 	Steps   int64   `json:"steps"`
 	Seconds float64 `json:"seconds"`
 	// Canonical is the number of canonical histories found, Violations the number of
@@ -76,6 +81,9 @@ type Run struct {
 	Violations int `json:"violations"`
 	// Complete: the search ended by itself, within its budgets.
 	Complete bool `json:"complete"`
+	// Interrupted: the context was cancelled during the run; the figures cover it until
+	// then.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Row is one relation under one strategy, against exhaustive search.
@@ -128,8 +136,9 @@ func (c *Commutation) Sound() bool { return c.Counterexample == "" }
 
 // Compare runs exhaustive search on sys, then every strategy of cfg with every relation,
 // with the same budgets, and measures each run against exhaustive search. system,
-// harness and agents label the table. ctx cancels it; the error says which run it
-// stopped in.
+// harness and agents label the table. ctx cancels it: the table then holds the runs so
+// far, the one cancelled marked Interrupted, with Table.Interrupted set, and the error
+// says which run it stopped in.
 func Compare(ctx context.Context, sys model.System, system, harness string, agents int, cfg Config) (*Table, error) {
 	strategies, deps := cfg.Strategies, cfg.Dependences
 	if len(strategies) == 0 {
@@ -179,12 +188,13 @@ func Compare(ctx context.Context, sys model.System, system, harness string, agen
 		return nil, fmt.Errorf("%s %s exhaustive: %w", system, harness, err)
 	}
 	t.Exhaustive = runOf(ex)
+	if ctx.Err() != nil {
+		t.Interrupted = true
+		return t, fmt.Errorf("%s %s exhaustive: %w", system, harness, ctx.Err())
+	}
 	base := newHistorySet(ex.Canonical)
 	for _, s := range strategies {
 		for _, d := range deps {
-			if ctx.Err() != nil {
-				return t, fmt.Errorf("%s %s: %w", system, harness, ctx.Err())
-			}
 			st, err := dpor.New(s, dpor.Config{Dependence: d})
 			if err != nil {
 				return nil, err
@@ -214,6 +224,10 @@ func Compare(ctx context.Context, sys model.System, system, harness string, agen
 				row.Coverage = 100 * float64(row.Covered) / float64(n)
 			}
 			t.Rows = append(t.Rows, row)
+			if ctx.Err() != nil {
+				t.Interrupted = true
+				return t, fmt.Errorf("%s %s %s with %s: %w", system, harness, s, d, ctx.Err())
+			}
 		}
 	}
 	if cfg.Commute {
@@ -224,6 +238,10 @@ func Compare(ctx context.Context, sys model.System, system, harness string, agen
 			}
 			progress("%s %s: commutation of %s …", system, harness, d)
 			c, err := checkCommutation(ctx, sys, dep, cfg.CommuteStates)
+			if ctx.Err() != nil {
+				t.Interrupted = true
+				return t, fmt.Errorf("%s %s commutation of %s: %w", system, harness, d, ctx.Err())
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s %s commutation of %s: %w", system, harness, d, err)
 			}
@@ -252,6 +270,7 @@ func runOf(res *explorer.Result) Run {
 		Schedules: res.Stats.Schedules, Steps: res.Stats.Steps,
 		Seconds:   res.Stats.Explore.Seconds(),
 		Canonical: len(res.Canonical), Complete: res.Complete,
+		Interrupted: res.Stats.Interrupted,
 	}
 	for _, c := range res.Canonical {
 		if !c.Linearizable {

@@ -190,3 +190,36 @@ func TestCachedBaseline(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintFootnotes: a row stopped at a budget gets its footnote even when the baseline
+// ended by itself (bench probe R12); an interrupted run is marked † and said so, not
+// passed off as a cut one or a complete one; one agent is "1 agent" and a budget of one
+// schedule "cutoff 1 schedule" (R15).
+func TestPrintFootnotes(t *testing.T) {
+	tb := &depbench.Table{System: "s", Harness: "h", Agents: 1, MaxSchedules: 1,
+		Exhaustive: depbench.Run{Strategy: "exhaustive", Schedules: 10, Canonical: 4, Complete: true},
+		Rows: []depbench.Row{
+			{Run: depbench.Run{Strategy: "dpor", Dependence: "history", Schedules: 1, Canonical: 2}, Covered: 2, Coverage: 50},
+			{Run: depbench.Run{Strategy: "dpor", Dependence: "actor", Schedules: 3, Canonical: 1, Interrupted: true}, Covered: 1, Coverage: 25},
+		},
+		Interrupted: true,
+	}
+	for _, md := range []bool{false, true} {
+		var b strings.Builder
+		if err := depbench.Print(&b, []*depbench.Table{tb}, md); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, want := range []string{"s, harness h, 1 agent, cutoff 1 schedule", "1*", "3†", "* on a row: it stopped at a budget", "† interrupted"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("markdown %v: no %q in\n%s", md, want, out)
+			}
+		}
+		if strings.Contains(out, "cutoff 1 schedules") {
+			t.Errorf("markdown %v: plural for one schedule:\n%s", md, out)
+		}
+		if strings.Contains(out, "3*") || strings.Contains(out, "exhaustive search found within it") {
+			t.Errorf("markdown %v: the interrupted row or the complete baseline called cut:\n%s", md, out)
+		}
+	}
+}

@@ -15,7 +15,10 @@ var columns = []string{"strategy", "dependence", "#S", "steps", "TS", "#CH", "co
 // cells renders r's row; ex is the baseline.
 func (t *Table) cells(r *Row) []string {
 	cut := func(n int64, complete bool) string {
-		if !complete {
+		switch {
+		case r.Interrupted:
+			return report.Thousands(n) + "†"
+		case !complete:
 			return report.Thousands(n) + "*"
 		}
 		return report.Thousands(n)
@@ -36,12 +39,12 @@ func (t *Table) cells(r *Row) []string {
 func (t *Table) title() string {
 	budget := "no cutoff"
 	if t.MaxSchedules > 0 {
-		budget = "cutoff " + report.Thousands(t.MaxSchedules) + " schedules"
+		budget = "cutoff " + report.Count(t.MaxSchedules, "schedule")
 	}
 	if t.CachedBaseline {
 		budget += ", exhaustive search with state caching"
 	}
-	return fmt.Sprintf("%s, harness %s, %d agents, %s", t.System, t.Harness, t.Agents, budget)
+	return fmt.Sprintf("%s, harness %s, %s, %s", t.System, t.Harness, report.Count(int64(t.Agents), "agent"), budget)
 }
 
 // Print writes the tables as text, or as Markdown with markdown set: per table, the
@@ -70,8 +73,22 @@ func Print(w io.Writer, tables []*Table, markdown bool) error {
 				return err
 			}
 		}
-		if !t.Exhaustive.Complete {
+		rowCut, interrupted := false, t.Exhaustive.Interrupted
+		for i := range t.Rows {
+			rowCut = rowCut || !t.Rows[i].Complete && !t.Rows[i].Interrupted
+			interrupted = interrupted || t.Rows[i].Interrupted
+		}
+		if markdown && (!t.Exhaustive.Complete || rowCut || interrupted) {
+			fmt.Fprintln(w) // the footnotes are not the table's rows
+		}
+		if !t.Exhaustive.Complete && !t.Exhaustive.Interrupted {
 			fmt.Fprintln(w, "* stopped at a budget: coverage is of the canonical histories exhaustive search found within it")
+		}
+		if rowCut {
+			fmt.Fprintln(w, "* on a row: it stopped at a budget (--max-schedules, --max-depth), so coverage below 100% on such a row says nothing about the relation")
+		}
+		if interrupted {
+			fmt.Fprintln(w, "† interrupted: the figures cover the run until then; the runs after it were not started")
 		}
 		printCommutation(w, t, markdown)
 		for i := range t.Rows {

@@ -60,7 +60,7 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 	fs.BoolVar(&f.st, "st", true, "also run each configuration statelessly, for the paper's ST row (--st=false skips it)")
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.printHelp(stdout, "Usage: ravel bench [flags]\n\nRuns every strategy on every system and harness and prints one table per system and harness, in the layout of the DS2 paper's Tables A2–A11.\n\nThe randomized samplers are benchmarked apart, on Ozkan et al. 2019's micro-benchmark: see ravel bench samplers -h.\n\nFlags:\n", fs)
+		c.printHelp(stdout, "Usage: ravel bench [flags]\n\nRuns every strategy on every system and harness and prints one table per system and harness, in the layout of the DS2 paper's Tables A2–A11.\n\nThe randomized samplers are benchmarked apart, on Ozkan et al. 2019's micro-benchmark: see ravel bench samplers -h.\n\n"+benchLegend+"\nbench exits 0 when every run completes, whatever the runs find; 130 when interrupted, after printing the runs so far.\n\nFlags:\n", fs)
 		return exitOK, nil
 	}
 	if err != nil {
@@ -138,19 +138,36 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 			}
 			all = append(all, table...)
 			if !f.json {
-				printBenchTable(stdout, e.Name, h, agents, table, f.markdown)
+				printBenchTable(stdout, e.Name, h, agents, f.maxSchedules, table, f.markdown)
 			}
 			if ctx.Err() != nil {
-				return exitInterrupted, nil
+				break
 			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	code := exitOK
+	if ctx.Err() != nil {
+		// The runs so far are printed, the one the interrupt stopped marked: the partial
+		// figures, as check prints them.
+		code = exitInterrupted
+		if !f.json {
+			fmt.Fprintln(stdout, "\ninterrupted: the tables above hold the runs finished so far; † marks the run the interrupt stopped, whose figures cover the schedules it explored")
 		}
 	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return exitOK, enc.Encode(all)
+		if all == nil {
+			all = []checkReport{}
+		}
+		if err := enc.Encode(all); err != nil {
+			return 0, err
+		}
 	}
-	return exitOK, nil
+	return code, nil
 }
 
 func benchOne(ctx context.Context, e System, harness string, agents int, sname string, f *benchFlags, stderr io.Writer) (checkReport, error) {
@@ -190,9 +207,19 @@ func benchOne(ctx context.Context, e System, harness string, agents int, sname s
 		// The same run without snapshots: every schedule re-executed from the start.
 		strat, _ = dpor.New(sname, dpor.Config{Seed: f.seed, Delays: f.delays, Dependence: f.dependence})
 		opts.Strategy, opts.Stateless = strat, true
+		if !f.quiet {
+			fmt.Fprintf(stderr, "bench: %s %s %s, stateless, for ST …\n", e.Name, harness, sname)
+		}
 		st, err := explorer.Run(ctx, sys, opts)
 		if err != nil {
 			return checkReport{}, fmt.Errorf("bench %s %s %s (stateless): %w", e.Name, harness, sname, err)
+		}
+		if ctx.Err() != nil || st.Stats.Interrupted {
+			// Interrupted: the stateless run stopped short, so its time is a lower bound
+			// and its schedules are not comparable; the stateful figures stand.
+			secs := st.Stats.Explore.Seconds()
+			r.StatelessSeconds, r.StatelessInterrupted = &secs, true
+			return r, nil
 		}
 		if st.Stats.Schedules != res.Stats.Schedules {
 			return checkReport{}, fmt.Errorf("bench %s %s %s: the stateless run explored %d schedules, the stateful one %d", e.Name, harness, sname, st.Stats.Schedules, res.Stats.Schedules)
@@ -259,9 +286,37 @@ func buildEach(cmd string, entries []System, harnesses []string, all bool, agent
 	return nil
 }
 
+// benchLegend explains the rows of bench's tables; bench -h prints it.
+const benchLegend = `Each table is one system and harness; a column per strategy (EX exhaustive, SR random,
+DB delay-bounded, DP dpor: optimal DPOR with wakeup trees, DPS dpor-source: source sets
+and sleep sets, TD transdpor, IR ired, LV liviola; ·R names the dependence relation R),
+a row per metric, as the DS2 paper's Tables A2–A11:
+  #S     schedules explored
+  #IH    incomplete histories (an operation never invoked or never answered)
+  #UH    chronologically unique histories (the order of every invocation and response)
+  #CH    canonically unique histories (operations, results and real-time order: what
+         linearizability sees)
+  #NL    non-linearizable histories among #UH (chronological, as the paper counts)
+  #NLC   non-linearizable histories among #CH (canonical, as check and deps count)
+  #P     schedules ending in a panic, a bad response or a failed assertion (printed when
+         a run has any)
+  NL/UH  quality; UH/S progression; NL/S precision
+  TS     exploring time, checking excluded; ST the same run without snapshots (every
+         schedule re-executed from the start; - with --st=false and for random)
+  TC     checking time, which overlaps exploring: TT, the time until every history was
+         checked, is not TS+TC
+  #HF    unique histories before the first violation of any kind (a non-linearizable
+         history, a panic or a failed assertion), TF the time to it; - when none
+  #S÷EX  the strategy's schedules over exhaustive search's; above 1 for random, which
+         draws with replacement; ≤ when exhaustive search stopped short and this run did
+         not, - when both did
+  S/s    schedules per second
+A * marks a run stopped at the cutoff (--max-schedules), a † one stopped by an interrupt.
+`
+
 // printBenchTable prints one table in the paper's layout: a row per metric, a column
-// per strategy.
-func printBenchTable(w io.Writer, system, harness string, agents int, runs []checkReport, markdown bool) {
+// per strategy. maxSchedules is --max-schedules, the cutoff the title names.
+func printBenchTable(w io.Writer, system, harness string, agents int, maxSchedules int64, runs []checkReport, markdown bool) {
 	if len(runs) == 0 {
 		return
 	}
@@ -282,8 +337,21 @@ func printBenchTable(w io.Writer, system, harness string, agents int, runs []che
 		name string
 		cell func(r checkReport) string
 	}
+	// cut: the run stopped at the cutoff; its schedule count is where it stopped.
+	cut := func(r checkReport) bool {
+		return !r.Complete && !r.Interrupted && r.Schedules == r.MaxSchedules && r.MaxSchedules > 0
+	}
+	starred, daggered, panics := false, false, false
+	for _, r := range runs {
+		starred = starred || cut(r)
+		daggered = daggered || r.Interrupted || r.StatelessInterrupted
+		panics = panics || r.Panics > 0
+	}
 	count := func(n int64, r checkReport) string {
-		if !r.Complete && r.Schedules == r.MaxSchedules && r.MaxSchedules > 0 {
+		switch {
+		case r.Interrupted:
+			return report.Thousands(n) + "†"
+		case cut(r):
 			return report.Thousands(n) + "*"
 		}
 		return report.Thousands(n)
@@ -294,13 +362,22 @@ func printBenchTable(w io.Writer, system, harness string, agents int, runs []che
 		{"#UH", func(r checkReport) string { return report.Thousands(r.HistoriesUnique) }},
 		{"#CH", func(r checkReport) string { return report.Thousands(r.HistoriesCanonical) }},
 		{"#NL", func(r checkReport) string { return report.Thousands(r.Nonlinearizable) }},
+		{"#NLC", func(r checkReport) string { return report.Thousands(r.NonlinearizableCanonical) }},
+	}
+	if panics {
+		rows = append(rows, row{"#P", func(r checkReport) string { return report.Thousands(r.Panics) }})
+	}
+	rows = append(rows, []row{
 		{"NL/UH", func(r checkReport) string { return percent(r.Quality) }},
 		{"UH/S", func(r checkReport) string { return percent(r.Progression) }},
 		{"NL/S", func(r checkReport) string { return percent(r.Precision) }},
 		{"TS", func(r checkReport) string { return seconds(r.ExploreSeconds) }},
 		{"ST", func(r checkReport) string {
-			if r.StatelessSeconds == nil {
+			switch {
+			case r.StatelessSeconds == nil:
 				return "-"
+			case r.StatelessInterrupted:
+				return seconds(*r.StatelessSeconds) + "†"
 			}
 			return seconds(*r.StatelessSeconds)
 		}},
@@ -322,13 +399,37 @@ func printBenchTable(w io.Writer, system, harness string, agents int, runs []che
 			if ex == nil || ex.Schedules == 0 {
 				return "-"
 			}
-			return fmt.Sprintf("%.3f", float64(r.Schedules)/float64(ex.Schedules))
+			ratio := fmt.Sprintf("%.3f", float64(r.Schedules)/float64(ex.Schedules))
+			if exCut := cut(*ex) || ex.Interrupted; exCut {
+				// Exhaustive search's count is a lower bound: a run that ended by
+				// itself explored at most this share, one that stopped short says nothing.
+				if cut(r) || r.Interrupted {
+					return "-"
+				}
+				return "≤" + ratio
+			}
+			return ratio
 		}},
 		{"S/s", func(r checkReport) string { return report.Thousands(int64(r.SchedulesPerSecond)) }},
+	}...)
+	cutoff := "no cutoff"
+	if maxSchedules > 0 {
+		cutoff = "cutoff " + report.Count(maxSchedules, "schedule")
+	} else {
+		// With no cutoff the samplers still get a budget (benchOne): say whose.
+		for _, r := range runs {
+			if r.MaxSchedules > 0 {
+				cutoff += fmt.Sprintf(" (%s: %s)", r.Strategy, report.Count(r.MaxSchedules, "schedule"))
+			}
+		}
 	}
-	title := fmt.Sprintf("%s, harness %s, %d agents, cutoff %s schedules", system, harness, agents, report.Thousands(runs[0].MaxSchedules))
-	if runs[0].MaxSchedules == 0 {
-		title = fmt.Sprintf("%s, harness %s, %d agents, no cutoff", system, harness, agents)
+	title := fmt.Sprintf("%s, harness %s, %s, %s", system, harness, plural(agents, "agent"), cutoff)
+	var notes []string
+	if starred {
+		notes = append(notes, "* stopped at the cutoff")
+	}
+	if daggered {
+		notes = append(notes, "† interrupted: the figure covers the run until then")
 	}
 	if markdown {
 		fmt.Fprintf(w, "\n**%s**\n\n| |%s|\n|---|%s\n", title, strings.Join(cols, "|"), strings.Repeat("---:|", len(cols)))
@@ -339,7 +440,12 @@ func printBenchTable(w io.Writer, system, harness string, agents int, runs []che
 			}
 			fmt.Fprintf(w, "|%s|%s|\n", rw.name, strings.Join(cells, "|"))
 		}
-		fmt.Fprintln(w, "\n\\* stopped at the cutoff")
+		if len(notes) > 0 {
+			fmt.Fprintln(w)
+		}
+		for _, n := range notes {
+			fmt.Fprintln(w, strings.NewReplacer("*", "\\*").Replace(n))
+		}
 		return
 	}
 	fmt.Fprintf(w, "\n%s\n", title)
@@ -353,5 +459,7 @@ func printBenchTable(w io.Writer, system, harness string, agents int, runs []che
 		fmt.Fprintf(tw, "%s\t%s\t\n", rw.name, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "* stopped at the cutoff")
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
 }

@@ -11,7 +11,8 @@
 // Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage or input
 // (a bad catalog among them), 130 when interrupted (SIGINT or SIGTERM) before finding
 // anything; lincheck adds 3 for an unknown verdict, and 4 (with --format histories) when
-// some verdict is not the one its file records.
+// some verdict is not the one its file records; bench and deps exit 0 when they complete,
+// whatever they find.
 package ravelcli
 
 import (
@@ -58,7 +59,8 @@ Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
 (or a failure of the visited-state store on disk), 3 (lincheck) some verdict
 unknown, 4 (lincheck --format histories) some verdict not the one recorded,
 130 interrupted (SIGINT or SIGTERM) before a violation was found; explore exits
-0 when interrupted, as a server does.
+0 when interrupted, as a server does; bench and deps exit 0 when they complete,
+whatever they find, and 130 when interrupted, after printing the runs so far.
 `
 
 // Main runs the command line of os.Args over the catalog opts make and exits with its

@@ -28,11 +28,16 @@ const depsUsage = `Usage: ravel deps [flags]
 Compares dependence relations side by side. For every system and harness, it runs
 exhaustive search, then every strategy of the DPOR family with every relation, on the
 same configuration and budgets, and prints one row per strategy and relation: schedules,
-steps (the states reached), time, canonical histories found, the share of exhaustive
-search's canonical histories they include, the non-linearizable ones they miss, and the
-first missed history as a timeline. With --commute (the default) it also checks each
+steps (handler runs), time, canonical histories found, the share of exhaustive
+search's canonical histories they include, the non-linearizable ones they miss, schedules
+over exhaustive search's (#S÷EX; "-" with --cached-baseline, whose schedules are not
+comparable), and the first missed history as a timeline. A * marks a run stopped at a
+budget, a † one stopped by an interrupt. With --commute (the default) it also checks each
 relation's contract on the system's states: symmetric, and two steps it calls
 independent commute (explorer.CheckCommutation).
+
+deps exits 0 when every run completes, whatever the runs find; 130 when interrupted,
+after printing the runs so far.
 
 Relations: %s.
 
@@ -152,24 +157,42 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 				return 0, usagef("deps %s: %v", e.Name, err)
 			}
 			t, err := depbench.Compare(ctx, sys, e.Name, h, agents, cfg)
-			if ctx.Err() != nil {
-				return exitInterrupted, nil
-			}
-			if err != nil {
+			if err != nil && ctx.Err() == nil {
 				return 0, fmt.Errorf("deps: %w", err)
 			}
-			tables = append(tables, t)
-			if !f.json {
-				if err := depbench.Print(stdout, []*depbench.Table{t}, f.markdown); err != nil {
-					return 0, err
+			if t != nil {
+				tables = append(tables, t)
+				if !f.json {
+					if err := depbench.Print(stdout, []*depbench.Table{t}, f.markdown); err != nil {
+						return 0, err
+					}
 				}
 			}
+			if ctx.Err() != nil {
+				break
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	code := exitOK
+	if ctx.Err() != nil {
+		// What was run is printed, as check and bench print it.
+		code = exitInterrupted
+		if !f.json {
+			fmt.Fprintln(stdout, "\ninterrupted: the tables above hold the runs finished so far; † marks the run the interrupt stopped, whose figures cover the schedules it explored")
 		}
 	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return exitOK, enc.Encode(tables)
+		if tables == nil {
+			tables = []*depbench.Table{}
+		}
+		if err := enc.Encode(tables); err != nil {
+			return 0, err
+		}
 	}
-	return exitOK, nil
+	return code, nil
 }

@@ -33,32 +33,35 @@ type checkReport struct {
 	HistoriesCanonical  int64 `json:"histories_canonical"`
 	// HistoriesUnjudged counts the canonical histories the specification panicked on:
 	// a bug in the specification, which ends the run with an error.
-	HistoriesUnjudged        int64          `json:"histories_without_verdict,omitempty"`
-	Nonlinearizable          int64          `json:"nonlinearizable"`
-	NonlinearizableCanonical int64          `json:"nonlinearizable_canonical"`
-	Panics                   int64          `json:"panics"`
-	Quality                  float64        `json:"nl_per_uh"`
-	Progression              float64        `json:"uh_per_schedule"`
-	Precision                float64        `json:"nl_per_schedule"`
-	Exclusions               int            `json:"exclusions"`
-	States                   int64          `json:"states"`
-	Revisits                 int64          `json:"revisits"`
-	ExploredAgain            int64          `json:"explored_again"`
-	VisitedSpilled           int64          `json:"visited_spilled"`
-	DiskReads                int64          `json:"disk_reads"`
-	FilterFalsePositives     int64          `json:"filter_false_positives"`
-	CollisionProbability     float64        `json:"collision_probability"`
-	StepsReplayed            int64          `json:"steps_replayed"`
-	StepsPeeked              int64          `json:"steps_peeked"`
-	HistoriesBeforeFirst     *int64         `json:"histories_before_first"`
-	ExploreSeconds           float64        `json:"explore_seconds"`
-	StatelessSeconds         *float64       `json:"stateless_seconds,omitempty"`
-	CheckSeconds             float64        `json:"check_seconds"`
-	TotalSeconds             float64        `json:"total_seconds"`
-	FirstViolationSeconds    *float64       `json:"first_violation_seconds"`
-	SchedulesPerSecond       float64        `json:"schedules_per_second"`
-	FirstViolation           *violationJSON `json:"first_violation"`
-	Memory                   *memoryJSON    `json:"memory,omitempty"`
+	HistoriesUnjudged        int64    `json:"histories_without_verdict,omitempty"`
+	Nonlinearizable          int64    `json:"nonlinearizable"`
+	NonlinearizableCanonical int64    `json:"nonlinearizable_canonical"`
+	Panics                   int64    `json:"panics"`
+	Quality                  float64  `json:"nl_per_uh"`
+	Progression              float64  `json:"uh_per_schedule"`
+	Precision                float64  `json:"nl_per_schedule"`
+	Exclusions               int      `json:"exclusions"`
+	States                   int64    `json:"states"`
+	Revisits                 int64    `json:"revisits"`
+	ExploredAgain            int64    `json:"explored_again"`
+	VisitedSpilled           int64    `json:"visited_spilled"`
+	DiskReads                int64    `json:"disk_reads"`
+	FilterFalsePositives     int64    `json:"filter_false_positives"`
+	CollisionProbability     float64  `json:"collision_probability"`
+	StepsReplayed            int64    `json:"steps_replayed"`
+	StepsPeeked              int64    `json:"steps_peeked"`
+	HistoriesBeforeFirst     *int64   `json:"histories_before_first"`
+	ExploreSeconds           float64  `json:"explore_seconds"`
+	StatelessSeconds         *float64 `json:"stateless_seconds,omitempty"`
+	// StatelessInterrupted: bench's stateless re-run was interrupted, StatelessSeconds
+	// being its time until then.
+	StatelessInterrupted  bool           `json:"stateless_interrupted,omitempty"`
+	CheckSeconds          float64        `json:"check_seconds"`
+	TotalSeconds          float64        `json:"total_seconds"`
+	FirstViolationSeconds *float64       `json:"first_violation_seconds"`
+	SchedulesPerSecond    float64        `json:"schedules_per_second"`
+	FirstViolation        *violationJSON `json:"first_violation"`
+	Memory                *memoryJSON    `json:"memory,omitempty"`
 	// ReflectiveCopies names the actor types the search copied by reflection: those
 	// without a Clone method, or all with --reflective.
 	ReflectiveCopies []string `json:"reflective_copies,omitempty"`

@@ -23,3 +23,12 @@ func Thousands(n int64) string {
 	}
 	return b.String()
 }
+
+// Count writes n with noun, in the plural unless n is 1, and n with thousands separators:
+// "1 schedule", "50,000 schedules". The plural is noun with an s.
+func Count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Thousands(n) + " " + noun + "s"
+}

@@ -15,3 +15,16 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 agents"}, {1, "1 agent"}, {2, "2 agents"}, {50000, "50,000 agents"},
+	} {
+		if got := Count(c.n, "agent"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
