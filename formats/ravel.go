@@ -312,6 +312,9 @@ func short(raw json.RawMessage) string {
 func intValue(raw json.RawMessage, what string) (int, error) {
 	var v int
 	if err := json.Unmarshal(raw, &v); err != nil || raw == nil || string(raw) == "null" {
+		if _, err := strconv.ParseInt(string(raw), 10, 64); errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("expected %s (an integer of 64 bits), found %s: %w", what, short(raw), errIntRange)
+		}
 		return 0, fmt.Errorf("expected %s (an integer), found %s", what, short(raw))
 	}
 	return v, nil

@@ -218,6 +218,8 @@ func TestRavelErrors(t *testing.T) {
 		{"cas read without output", `{"client":0,"input":{"f":"read"},"call":1,"return":2}`, "cas-register", 1, "found nothing"},
 		{"get of a number", `{"client":0,"input":{"f":"get","key":"k"},"output":1,"call":1,"return":2}`, "kv", 1, "the value read (a string)"},
 		{"put without key", `{"client":0,"input":{"f":"put","value":"v"},"call":1,"return":2}`, "kv", 1, `found no "key"`},
+		{"value beyond 64 bits", `{"client":0,"input":{"f":"write","value":99999999999999999999},"call":1,"return":2}`, "register", 1, "out of range (beyond 64 bits)"},
+		{"read beyond 64 bits", `{"client":0,"input":{"f":"read"},"output":-99999999999999999999,"call":1,"return":2}`, "register", 1, "out of range (beyond 64 bits)"},
 		{"put of a number", `{"client":0,"input":{"f":"put","key":"k","value":1},"call":1,"return":2}`, "kv", 1, `"value" (a string)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

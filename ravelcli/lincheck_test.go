@@ -230,7 +230,7 @@ func TestLincheckBadInput(t *testing.T) {
 		{"jepsen", []string{"--spec", "cas-register", good, jepsen}, []string{jepsen + "  error: " + jepsen + ":2: ", "expected :read as invoked at line 1", good + "  linearizable"}, true},
 		{"porcupine-kv", []string{"--spec", "kv", kv}, []string{kv + ":2: ", "expected a :key"}, true},
 		{"ravel", []string{"--spec", "register", rv}, []string{rv + ":3: ", "expected the value read (an integer)"}, true},
-		{"no operations", []string{"--spec", "cas-register", "--format", "jepsen", noOps}, []string{noOps + ": no operations found", "--format"}, true},
+		{"no operations", []string{"--spec", "cas-register", "--format", "jepsen", noOps}, []string{noOps + ":1: ", "an EDN map of an operation", "--format porcupine-kv"}, true},
 		{"a JSON array", []string{"--spec", "register", arr}, []string{arr + ":1: ", "expected one JSON object", "found a JSON array"}, true},
 		{"comments only, the default format", []string{"--spec", "register", comments}, []string{comments + ": no operations found in the ravel format, register's default", "--format (valid for register: ravel, histories)"}, true},
 		{"missing file", []string{"--spec", "kv", filepath.Join(dir, "nope.txt")}, []string{"no such file"}, true},
@@ -357,5 +357,28 @@ func TestLincheckMemLimit(t *testing.T) {
 	}
 	if code, _, stderr := runRavel("lincheck", "--spec", "kv", "--mem-limit", "2GiB", file); code != exitOK {
 		t.Errorf("--mem-limit 2GiB: exit %d: %s", code, stderr)
+	}
+}
+
+// TestLincheckJepsenLineForms: a log of Jepsen's later form is read, and a file with no
+// operation in the jepsen format is told which lines the format reads, rather than only
+// sent to --format.
+func TestLincheckJepsenLineForms(t *testing.T) {
+	dir := t.TempDir()
+	later := filepath.Join(dir, "later.log")
+	const p = "INFO [2019-04-01 11:25:23,790] jepsen worker 0 - jepsen.util "
+	if err := os.WriteFile(later, []byte(p+"0\t:invoke\t:write\t4\n"+p+"0\t:ok\t:write\t4\n"+p+"1\t:invoke\t:read\tnil\n"+p+"1\t:ok\t:read\t4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runRavel("lincheck", "--spec", "cas-register", later); code != exitOK || !strings.Contains(stdout, "linearizable  (2 operations") {
+		t.Errorf("later form: exit %d:\n%s%s", code, stdout, stderr)
+	}
+	noise := filepath.Join(dir, "noise.log")
+	if err := os.WriteFile(noise, []byte("INFO [2019-04-01 11:25:23,700] jepsen.core - Running test\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runRavel("lincheck", "--spec", "cas-register", noise)
+	if code != exitUsage || !strings.Contains(stdout, "INFO  jepsen.util - 3") || !strings.Contains(stdout, "jepsen worker 3 - jepsen.util 3") {
+		t.Errorf("no operations: exit %d, want %d and the line forms read:\n%s", code, exitUsage, stdout)
 	}
 }
