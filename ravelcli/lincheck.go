@@ -88,7 +88,7 @@ func readerFor[I, O any](format string, native func(io.Reader, string) ([]histor
 			hs, err := formats.ReadCheckHistories(r, name, text)
 			items := make([]lincheckItem[I, O], len(hs))
 			for i, h := range hs {
-				items[i] = lincheckItem[I, O]{name: fmt.Sprintf("%s:%d", name, h.Line), line: h.Line, ops: h.Ops, recorded: h.Verdict}
+				items[i] = lincheckItem[I, O]{name: fmt.Sprintf("%s:%d", name, h.Line), line: h.Line, ops: h.Ops, recorded: h.Verdict, err: h.Err}
 			}
 			return items, err
 		}
@@ -110,6 +110,7 @@ type lincheckItem[I, O any] struct {
 	line     int    // the line, in a file of many histories
 	ops      []histories.Operation[I, O]
 	recorded string // the verdict the file records, or ""
+	err      error  // why the line is not a history: its verdict is then error
 }
 
 // historyReader reads the histories of one file, named name in errors.
@@ -242,6 +243,11 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	f.formats = valid
 	if f.format == "" {
 		f.format, f.formatDefault = valid[0], true
+		// With --spec alone, a file of ravel check --histories is still read as what it
+		// is; a history of another specification is then refused, naming it.
+		if len(files) > 0 && slices.Contains(valid, "histories") && isHistoriesFile(files[0]) {
+			f.format, f.formatDefault = "histories", false
+		}
 	}
 	if !slices.Contains(valid, f.format) {
 		return 0, usagef("lincheck: format %q does not hold %s histories (valid for %s: %s)", f.format, f.spec, f.spec, strings.Join(valid, ", "))
@@ -350,6 +356,7 @@ func lincheck[S, I, O comparable](
 		}
 		if err != nil {
 			n.errors++
+			n.unread++
 			results = append(results, lincheckResult{File: name, Verdict: "error", Error: err.Error()})
 			if !f.json {
 				fmt.Fprintf(stdout, "%s  error: %v\n", name, err)
@@ -359,6 +366,21 @@ func lincheck[S, I, O comparable](
 		for _, it := range items {
 			n.histories++
 			r := lincheckResult{File: name, Line: it.line, Recorded: it.recorded}
+			if it.err != nil {
+				// A line that is not a history: an error of its own, and the file's other
+				// histories are still checked.
+				msg := it.err.Error()
+				if pe := (*formats.ParseError)(nil); errors.As(it.err, &pe) {
+					msg = pe.Msg
+				}
+				n.errors++
+				r.Verdict, r.Error = "error", msg
+				results = append(results, r)
+				if !f.json {
+					fmt.Fprintf(stdout, "%s  error: %s\n", it.name, msg)
+				}
+				continue
+			}
 			if ctx.Err() != nil {
 				r.Verdict, r.Error = "unknown", "interrupted before it was checked"
 				results = append(results, r)
@@ -452,15 +474,21 @@ func lincheck[S, I, O comparable](
 			late = append(late, err)
 		}
 	} else if f.format == "histories" {
-		histories := fmt.Sprintf("%d histories", len(results))
-		if len(results) == 1 {
-			histories = "1 history"
+		// A file that could not be read is no history: it is counted apart.
+		all := len(results) - n.unread
+		unread := ""
+		if n.unread > 0 {
+			unread = fmt.Sprintf(" (and %s not read)", plural(n.unread, "file"))
 		}
-		fmt.Fprintf(stdout, "\n%s: %d linearizable, %d not linearizable, %d unknown, %d errors; %s\n",
-			histories, len(results)-n.bad-n.unknown-n.errors, n.bad, n.unknown, n.errors, agreement(n.disagree))
+		histories := plural(all, "history")
+		if all != 1 {
+			histories = fmt.Sprintf("%d histories", all)
+		}
+		fmt.Fprintf(stdout, "\n%s%s: %d linearizable, %d not linearizable, %d unknown, %s; %s\n",
+			histories, unread, all-n.bad-n.unknown-(n.errors-n.unread), n.bad, n.unknown, plural(n.errors-n.unread, "error"), agreement(n.disagree))
 	} else if len(files) > 1 {
-		fmt.Fprintf(stdout, "\n%d files: %d linearizable, %d not linearizable, %d unknown, %d errors\n",
-			len(files), len(files)-n.bad-n.unknown-n.errors, n.bad, n.unknown, n.errors)
+		fmt.Fprintf(stdout, "\n%d files: %d linearizable, %d not linearizable, %d unknown, %s\n",
+			len(files), len(files)-n.bad-n.unknown-n.errors, n.bad, n.unknown, plural(n.errors, "error"))
 	}
 	if f.out != "" {
 		if err := writeViolations(f.out, spec.Name, violations); err != nil {
@@ -491,6 +519,7 @@ func agreement(disagree int) string {
 type lincheckCounts struct {
 	histories            int // checked or not, of the files read
 	bad, unknown, errors int
+	unread               int // of the errors, files that could not be read at all
 	disagree             int // verdicts not the one the file records
 	interrupted          bool
 }
@@ -709,4 +738,11 @@ func historiesFileSpec(path string) (string, bool) {
 		return formats.CheckHistorySpec(text)
 	}
 	return "", false
+}
+
+// isHistoriesFile reports whether path is a file of ravel check --histories that names
+// its specification (see historiesFileSpec).
+func isHistoriesFile(path string) bool {
+	_, ok := historiesFileSpec(path)
+	return ok
 }

@@ -382,3 +382,12 @@ func TestLincheckJepsenLineForms(t *testing.T) {
 		t.Errorf("no operations: exit %d, want %d and the line forms read:\n%s", code, exitUsage, stdout)
 	}
 }
+
+// TestLincheckSummaryPlural: the summary says "1 error", not "1 errors".
+func TestLincheckSummaryPlural(t *testing.T) {
+	nope := filepath.Join(t.TempDir(), "nope.log")
+	_, stdout, _ := runRavel("lincheck", "--spec", "cas-register", nope, filepath.Join(porcupineData, "jepsen", "etcd_002.log"))
+	if !strings.Contains(stdout, "2 files: 1 linearizable, 0 not linearizable, 0 unknown, 1 error\n") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+}
