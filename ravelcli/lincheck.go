@@ -644,7 +644,7 @@ func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], it
 		}
 	case wgl.NotLinearizable:
 		if it.recorded == "" || disagrees {
-			fmt.Fprint(w, report.ExplainViolation(spec, ops, res, explainRows))
+			fmt.Fprint(w, report.ExplainRecorded(spec, ops, res, explainRows))
 		}
 	}
 }
@@ -692,7 +692,7 @@ func violationRecord[S, I, O comparable](spec specs.Spec[S, I, O], codec formats
 		}
 		r.Stuck, r.Expected = j, codec.EncodeOutput(ops[res.Stuck].Input, e.Expected)
 	}
-	r.Timeline = report.ExplainViolation(spec, ops, res, explainRows)
+	r.Timeline = report.ExplainRecorded(spec, ops, res, explainRows)
 	b, err := json.Marshal(r)
 	return b, err
 }

@@ -391,3 +391,21 @@ func TestLincheckSummaryPlural(t *testing.T) {
 		t.Errorf("summary:\n%s", stdout)
 	}
 }
+
+// TestLincheckExplainsWhy: the explanation of a violation in a Jepsen log gives each
+// operation's lines, [call…return], and, the prefix being cut to its last 10 operations,
+// still shows the writes of the value the stuck read returned, with the write that real
+// time puts between each and the read.
+func TestLincheckExplainsWhy(t *testing.T) {
+	_, stdout, _ := runRavel("lincheck", "--spec", "cas-register", filepath.Join(porcupineData, "jepsen", "etcd_000.log"))
+	for _, want := range []string{
+		"✗  c11  Read()    [85…86]",
+		"     31  c2  Write(2)   [65…69]",
+		"c11 Read() [85…86] answered 2, as it would have right after\n",
+		"    c2 Write(2) [65…69] (#31), but c0 Write(1) [74…75] comes after it and before c11's call, in real time, and changes the answer\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, stdout)
+		}
+	}
+}
