@@ -430,7 +430,7 @@ func lincheck[S, I, O comparable](
 					n.interrupted = true
 					r.Error = "interrupted"
 				} else if res.Err != nil {
-					r.Error = unknownReason(res.Err, f.timeout)
+					r.Error = unknownReason(res.Err, f)
 				}
 			}
 			// Only two verdicts can agree or not: an unknown on either side says nothing.
@@ -444,10 +444,14 @@ func lincheck[S, I, O comparable](
 			}
 			results = append(results, r)
 			if !f.json {
-				printLincheck(stdout, spec, it, res, elapsed, f.timeout, ctx.Err() != nil, disagrees)
+				printLincheck(stdout, spec, it, res, elapsed, f, ctx.Err() != nil, disagrees)
 			}
 			if f.html != "" && (n.histories == 1 || res.Verdict == wgl.NotLinearizable && n.bad == 1) {
-				p := report.NewHistoryPage("ravel lincheck "+it.name, res.Verdict.String(), [][2]string{{"file", it.name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
+				stats := [][2]string{{"file", it.name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}
+				if res.Verdict == wgl.Unknown && r.Error != "" {
+					stats = append(stats, [2]string{"unknown because", r.Error})
+				}
+				p := report.NewHistoryPage("ravel lincheck "+it.name, res.Verdict.String(), stats, spec, ops, res)
 				var b bytes.Buffer
 				if err := report.WriteHTML(&b, p); err != nil {
 					late = append(late, fmt.Errorf("lincheck: --html: %w", err))
@@ -544,13 +548,18 @@ func (n lincheckCounts) exit() int {
 	return exitOK
 }
 
-// unknownReason says why a check ended without a verdict.
-func unknownReason(err error, timeout time.Duration) string {
+// unknownReason says why a check ended without a verdict, with the limit that struck
+// and how to give the check more.
+func unknownReason(err error, f lincheckFlags) string {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("gave up after --timeout %v", timeout)
+		return fmt.Sprintf("gave up after --timeout %v (raise it, or give --timeout 0 for no limit)", f.timeout)
 	case errors.Is(err, wgl.ErrMemLimit):
-		return "gave up: the check needs more memory than --mem-limit"
+		limit := "--mem-limit " + f.memSize
+		if f.memSize == "" {
+			limit = fmt.Sprintf("--mem-limit, by default three quarters of the memory: %s", mib(f.memMax))
+		}
+		return fmt.Sprintf("gave up: the check needs more memory than %s (raise --mem-limit)", limit)
 	}
 	return err.Error()
 }
@@ -622,7 +631,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // a history whose file records a verdict (--format histories), it says whether the two
 // agree, and explains only a disagreement.
 func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], it lincheckItem[I, O],
-	res wgl.Result, elapsed, timeout time.Duration, interrupted, disagrees bool) {
+	res wgl.Result, elapsed time.Duration, f lincheckFlags, interrupted, disagrees bool) {
 	ops := it.ops
 	fmt.Fprintf(w, "%s  %s  (%s, %s)", it.name, res.Verdict, plural(len(ops), "operation"), seconds(elapsed.Seconds()))
 	switch {
@@ -640,7 +649,7 @@ func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], it
 		case interrupted:
 			fmt.Fprintln(w, "  interrupted before a verdict")
 		case res.Err != nil:
-			fmt.Fprintf(w, "  %s\n", unknownReason(res.Err, timeout))
+			fmt.Fprintf(w, "  %s\n", unknownReason(res.Err, f))
 		}
 	case wgl.NotLinearizable:
 		if it.recorded == "" || disagrees {

@@ -330,8 +330,14 @@ func TestLincheckTimeout(t *testing.T) {
 		t.Errorf("output does not say unknown:\n%s", stdout)
 	}
 	code, stdout, _ = runRavel("lincheck", "--spec", "kv", "--timeout", "1ns", filepath.Join(porcupineData, "kv", "c10-ok.txt"))
-	if code != exitUnknown || !strings.Contains(stdout, "gave up after --timeout 1ns") {
+	if code != exitUnknown || !strings.Contains(stdout, "gave up after --timeout 1ns (raise it, or give --timeout 0 for no limit)") {
 		t.Errorf("exit %d, output:\n%s", code, stdout)
+	}
+	// The page of an unknown history says why.
+	page := filepath.Join(t.TempDir(), "u.html")
+	runRavel("lincheck", "--spec", "kv", "--timeout", "1ns", "--html", page, filepath.Join(porcupineData, "kv", "c10-ok.txt"))
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "unknown because") || !strings.Contains(string(b), "gave up after --timeout 1ns") {
+		t.Errorf("the page of an unknown history does not say why (%v)", err)
 	}
 }
 
@@ -347,7 +353,7 @@ func TestLincheckHelp(t *testing.T) {
 func TestLincheckMemLimit(t *testing.T) {
 	file := filepath.Join(porcupineData, "kv", "c10-ok.txt")
 	code, stdout, stderr := runRavel("lincheck", "--spec", "kv", "--mem-limit", "1MiB", file)
-	if code != exitUnknown || !strings.Contains(stdout, "unknown") || !strings.Contains(stdout, "more memory than --mem-limit") {
+	if code != exitUnknown || !strings.Contains(stdout, "unknown") || !strings.Contains(stdout, "more memory than --mem-limit 1MiB (raise --mem-limit)") {
 		t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, exitUnknown, stdout, stderr)
 	}
 	for _, bad := range []string{"lots", "-1MiB", "1KiB"} {
