@@ -232,6 +232,9 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 		case "porcupine-kv":
 			f.spec = "kv"
 		default:
+			if len(files) > 0 && files[0] == "-" {
+				return 0, usagef("lincheck needs --spec (valid: %s): standard input is read once, and not looked at for the specification a file of ravel check --histories names", c.lincheckSpecNames())
+			}
 			return 0, usagef("lincheck needs --spec (valid: %s)", c.lincheckSpecNames())
 		}
 	}
@@ -257,6 +260,9 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	}
 	if len(files) == 0 {
 		return 0, usagef("lincheck needs at least one history file (see ravel lincheck -h)")
+	}
+	if stdin := slices.Index(files, "-"); stdin >= 0 && slices.Contains(files[stdin+1:], "-") {
+		return 0, usagef("lincheck: - (standard input) is given twice; it can be read once")
 	}
 	inputs := make([]namedPath, len(files))
 	for i, name := range files {

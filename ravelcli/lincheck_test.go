@@ -415,3 +415,17 @@ func TestLincheckExplainsWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestLincheckStandardInput: - given twice is refused (standard input is read once; the
+// second read was an empty history, silently linearizable), and a run on standard input
+// without --spec says that standard input is not looked at for a spec.
+func TestLincheckStandardInput(t *testing.T) {
+	code, _, stderr := runRavel("lincheck", "--spec", "cas-register", "-", "-")
+	if code != exitUsage || !strings.Contains(stderr, "given twice") {
+		t.Errorf("- -: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runRavel("lincheck", "--format", "histories", "-")
+	if code != exitUsage || !strings.Contains(stderr, "standard input is read once, and not looked at for the specification") {
+		t.Errorf("--format histories -: exit %d, %q", code, stderr)
+	}
+}
