@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,11 +41,13 @@ type TextCodec[I, O any] struct {
 }
 
 // CheckHistory is one line of a histories file: the history's operations, with times
-// that realize its precedence, and the verdict recorded with it.
+// that realize its precedence, and the verdict recorded with it; or, for a line that is
+// not a history, Err, a *ParseError naming the line.
 type CheckHistory[I, O any] struct {
 	Line    int
 	Ops     []histories.Operation[I, O]
 	Verdict string
+	Err     error
 }
 
 // checkLine is one line of the format. Pointers tell a missing field from a zero one.
@@ -67,9 +70,13 @@ var CheckVerdicts = []string{"linearizable", "not-linearizable", "unknown"}
 // ReadCheckHistories reads a file `ravel check --histories` wrote, the inputs and
 // outputs read with codec, naming it name in errors. Blank lines and lines starting
 // with # are skipped; anything else that is not a history is a *ParseError naming the
-// line.
+// line, kept as that line's CheckHistory.Err: one damaged line does not hide the other
+// histories. A file of which no line is a history is not one of these files, and its
+// first error is returned instead, as is a failure to read when no line was a history.
 func ReadCheckHistories[I, O any](r io.Reader, name string, codec TextCodec[I, O]) ([]CheckHistory[I, O], error) {
 	var out []CheckHistory[I, O]
+	var first error
+	good := 0
 	sc := newLineScanner(r, name)
 	line := 0
 	for sc.Scan() {
@@ -80,13 +87,27 @@ func ReadCheckHistories[I, O any](r io.Reader, name string, codec TextCodec[I, O
 		}
 		h, err := parseCheckLine(text, codec)
 		if err != nil {
-			return nil, errorf(name, line, "%v", err)
+			h = CheckHistory[I, O]{Err: errorf(name, line, "%v", err)}
+			first = cmp.Or(first, h.Err)
+		} else {
+			good++
 		}
 		h.Line = line
 		out = append(out, h)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		if good == 0 {
+			return nil, err
+		}
+		h := CheckHistory[I, O]{Line: line + 1, Err: err}
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			h.Line = pe.Line
+		}
+		out = append(out, h)
+	}
+	if good == 0 && first != nil {
+		return nil, first
 	}
 	return out, nil
 }
@@ -111,7 +132,7 @@ func parseCheckLine[I, O any](text []byte, codec TextCodec[I, O]) (CheckHistory[
 		return h, fmt.Errorf("expected \"verdict\" (%s)", strings.Join(CheckVerdicts, ", "))
 	}
 	if l.Spec != nil && *l.Spec != codec.Spec {
-		return h, fmt.Errorf("the history was checked against the %s specification, not %s: read it with --spec %s", *l.Spec, codec.Spec, *l.Spec)
+		return h, fmt.Errorf("the history was checked against the %s specification, not %s, the one this run checks against (--spec, or the first history of the first file): check the %s histories in a run of their own, with --spec %s", *l.Spec, codec.Spec, *l.Spec, *l.Spec)
 	}
 	if !slices.Contains(CheckVerdicts, *l.Verdict) {
 		return h, fmt.Errorf("expected \"verdict\" to be one of %s, found %q", strings.Join(CheckVerdicts, ", "), *l.Verdict)

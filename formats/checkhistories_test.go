@@ -76,3 +76,25 @@ func TestReadRavelNamesHistoriesFormat(t *testing.T) {
 		t.Errorf("err = %v, want one that names --format histories", err)
 	}
 }
+
+// TestReadCheckHistoriesKeepsGoodLines: a damaged line is its own history's error, and
+// the lines around it are read; a file of which no line is a history is an error.
+func TestReadCheckHistoriesKeepsGoodLines(t *testing.T) {
+	good := `{"ops":[{"req":"c0.0","input":"Read()","output":"0"}],"precedes":[],"verdict":"linearizable"}`
+	in := good + "\n" + `{"ops":[],"precedes":[],"verdict":"maybe"}` + "\n" + good + "\n" + good[:30] + "\n"
+	hs, err := ReadCheckHistories(strings.NewReader(in), "h.jsonl", RegisterText())
+	if err != nil || len(hs) != 4 {
+		t.Fatalf("read %d histories, err %v; want 4 and no error", len(hs), err)
+	}
+	for i, h := range hs {
+		if h.Line != i+1 || (h.Err != nil) != (i == 1 || i == 3) {
+			t.Errorf("history %d: line %d, err %v", i, h.Line, h.Err)
+		}
+	}
+	if err := hs[1].Err; err == nil || !strings.Contains(err.Error(), "h.jsonl:2: ") {
+		t.Errorf("line 2: %v, want an error naming h.jsonl:2", err)
+	}
+	if _, err := ReadCheckHistories(strings.NewReader("nope\nnope\n"), "h.jsonl", RegisterText()); err == nil || !strings.Contains(err.Error(), "h.jsonl:1: ") {
+		t.Errorf("no history: err %v, want the first line's", err)
+	}
+}

@@ -1,18 +1,61 @@
 package formats
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/specs"
 )
 
-// jepsenMarker starts the part of a log line that records an operation; a line without
-// it is noise (Jepsen logs much else) and is skipped.
-const jepsenMarker = "jepsen.util - "
+// jepsenLogger is the logger Jepsen logs each operation with: the part of a log line
+// after it records an operation, and a line without it is noise (Jepsen logs much else)
+// and is skipped. Jepsen's logs until about 2017 (the etcd logs of Knossos and
+// porcupine) write "jepsen.util - " before the operation; later ones write
+// "jepsen worker 3 - jepsen.util 3\t:invoke…", the logger followed by a space.
+const jepsenLogger = "jepsen.util"
+
+// JepsenLineForms shows the log lines ReadJepsen reads, for a message that says what a
+// file should hold.
+const JepsenLineForms = `"INFO  jepsen.util - 3\t:invoke\t:cas\t[1 4]" (Jepsen until about 2017) or ` +
+	`"INFO [2019-04-01 11:25:23,790] jepsen worker 3 - jepsen.util 3\t:invoke\t:cas\t[1 4]" (later)`
+
+// jepsenOpText returns the part of a log line after the marker of an operation, and
+// whether the line has one. The older form, "jepsen.util - ", is always an operation's
+// line (and malformed if it does not parse); after the later form, "jepsen.util "
+// with no dash, only a line going on with a process number or the nemesis is one: the
+// logger's other lines are skipped.
+func jepsenOpText(text string) (string, bool) {
+	for from := 0; ; {
+		at := strings.Index(text[from:], jepsenLogger)
+		if at < 0 {
+			return "", false
+		}
+		rest := text[from+at+len(jepsenLogger):]
+		if op, ok := strings.CutPrefix(rest, " - "); ok {
+			return op, true
+		}
+		if rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+			first, _, _ := strings.Cut(strings.TrimLeft(rest, " \t"), "\t")
+			first, _, _ = strings.Cut(first, " ")
+			if _, err := strconv.Atoi(first); err == nil || first == ":nemesis" || first == "nemesis" {
+				return rest, true
+			}
+		}
+		from += at + len(jepsenLogger)
+	}
+}
+
+// jepsenEDN reports whether text looks like a line of Jepsen's history.edn (an EDN map
+// with :type :invoke and the like), which ReadJepsen does not read.
+func jepsenEDN(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, "{") && strings.Contains(t, ":type") && strings.Contains(t, ":f")
+}
 
 // ReadJepsen reads a compare-and-set register history from a Jepsen log, such as the
 // etcd logs of porcupine's and Knossos's test data, for the specification
@@ -20,10 +63,17 @@ const jepsenMarker = "jepsen.util - "
 //
 //	INFO  jepsen.util - 3	:invoke	:cas	[1 4]
 //
+// as Jepsen logged until about 2017, or, as it has logged since,
+//
+//	INFO [2019-04-01 11:25:23,790] jepsen worker 3 - jepsen.util 3	:invoke	:cas	[1 4]
+//
 // — a process number, a type (:invoke, :ok, :fail or :info), a function (:read, :write
-// or :cas) and a value, separated by tabs or spaces. Every line without "jepsen.util - "
-// is skipped; a line with it that does not parse is a *ParseError naming name and the
-// line and saying what was expected.
+// or :cas) and a value, separated by tabs or spaces; a :fail or an :info may carry an
+// error after the value, which is ignored. Every other line is skipped; a line with
+// "jepsen.util - " that does not parse is a *ParseError naming name and the line and
+// saying what was expected, and so is one with "jepsen.util N" (a process number) or
+// "jepsen.util :nemesis". Jepsen's history.edn is not read: a file of its lines and
+// no log line is an error that says so.
 //
 // An :invoke of :read carries nil, of :write the value N, of :cas the pair [A B]. The
 // :ok of a :read carries the value read, nil when the register is still absent (Jepsen's
@@ -47,15 +97,18 @@ func ReadJepsen(r io.Reader, name string) ([]histories.Operation[specs.CASInput,
 	var dropped []bool             // by operation
 	pending := map[int]pendingOp{} // by process
 	sc := newLineScanner(r, name)
-	line := 0
+	line, ednLine := 0, 0
 	for sc.Scan() {
 		line++
 		text := sc.Text()
-		at := strings.Index(text, jepsenMarker)
-		if at < 0 {
+		opText, ok := jepsenOpText(text)
+		if !ok {
+			if ednLine == 0 && jepsenEDN(text) {
+				ednLine = line
+			}
 			continue
 		}
-		ev, err := parseJepsenEvent(text[at+len(jepsenMarker):])
+		ev, err := parseJepsenEvent(opText)
 		if err != nil {
 			return nil, errorf(name, line, "%v", err)
 		}
@@ -111,6 +164,10 @@ func ReadJepsen(r io.Reader, name string) ([]histories.Operation[specs.CASInput,
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
+	if len(ops) == 0 && len(dropped) == 0 && ednLine > 0 {
+		return nil, errorf(name, ednLine, "this line is an EDN map of an operation, as in Jepsen's history.edn, which the jepsen format does not read, "+
+			"or porcupine's kv logs, read with --spec kv (--format porcupine-kv); the jepsen format reads Jepsen's log lines, such as %s", JepsenLineForms)
+	}
 	return finishOps(ops, func(i int) bool { return dropped[i] }, int64(line+1)), nil
 }
 
@@ -138,12 +195,13 @@ type jepsenEvent struct {
 	nemesis bool // a line of the fault injector, not of a client: skipped
 }
 
-// parseJepsenEvent parses "<process> :<type> :<f> <value>".
+// parseJepsenEvent parses "<process> :<type> :<f> <value>", and for a :fail or an
+// :info an optional error after the value.
 func parseJepsenEvent(s string) (jepsenEvent, error) {
 	fields := strings.Fields(s)
 	if len(fields) < 4 {
-		return jepsenEvent{}, fmt.Errorf("expected a process, a :type, an :f and a value after %q, found %d fields %q",
-			strings.TrimSpace(jepsenMarker), len(fields), strings.TrimSpace(s))
+		return jepsenEvent{}, fmt.Errorf("expected a process, a :type, an :f and a value after %q, found %d fields %s",
+			jepsenLogger, len(fields), quoteShort(strings.TrimSpace(s)))
 	}
 	var ev jepsenEvent
 	if fields[0] == ":nemesis" || fields[0] == "nemesis" {
@@ -151,14 +209,14 @@ func parseJepsenEvent(s string) (jepsenEvent, error) {
 	}
 	p, err := strconv.Atoi(fields[0])
 	if err != nil || p < 0 {
-		return jepsenEvent{}, fmt.Errorf("expected a process number, found %q", fields[0])
+		return jepsenEvent{}, fmt.Errorf("expected a process number, found %s", quoteShort(fields[0]))
 	}
 	ev.process = p
 	switch fields[1] {
 	case ":invoke", ":ok", ":fail", ":info":
 		ev.typ = fields[1][1:]
 	default:
-		return jepsenEvent{}, fmt.Errorf("expected :invoke, :ok, :fail or :info, found %q", fields[1])
+		return jepsenEvent{}, fmt.Errorf("expected :invoke, :ok, :fail or :info, found %s", quoteShort(fields[1]))
 	}
 	switch fields[2] {
 	case ":read":
@@ -168,9 +226,23 @@ func parseJepsenEvent(s string) (jepsenEvent, error) {
 	case ":cas":
 		ev.f = specs.CASSwap
 	default:
-		return jepsenEvent{}, fmt.Errorf("expected :read, :write or :cas, found %q", fields[2])
+		return jepsenEvent{}, fmt.Errorf("expected :read, :write or :cas, found %s", quoteShort(fields[2]))
 	}
-	v := strings.Join(fields[3:], " ")
+	// The value: one field, or a pair [A B] however spaced; Jepsen writes an error
+	// after the value of a :fail or an :info (…	:info	:cas	[1 2]	:timeout).
+	v, extra := fields[3], fields[4:]
+	if strings.HasPrefix(v, "[") {
+		all := strings.Join(fields[3:], " ")
+		if end := strings.Index(all, "]"); end >= 0 {
+			v, extra = all[:end+1], strings.Fields(all[end+1:])
+		} else {
+			v, extra = all, nil
+		}
+	}
+	if len(extra) > 0 && ev.typ != "fail" && ev.typ != "info" {
+		return jepsenEvent{}, fmt.Errorf("expected nothing after the value %s of an :%s (only a :fail or an :info carries an error), found %s",
+			quoteShort(v), ev.typ, quoteShort(strings.Join(extra, " ")))
+	}
 	ev.value.text = v
 	switch {
 	case v == "nil":
@@ -181,22 +253,51 @@ func parseJepsenEvent(s string) (jepsenEvent, error) {
 		inner, ok := strings.CutSuffix(v[1:], "]")
 		parts := strings.Fields(inner)
 		if !ok || len(parts) != 2 {
-			return jepsenEvent{}, fmt.Errorf("expected a pair [A B] of integers, found %q", v)
+			return jepsenEvent{}, fmt.Errorf("expected a pair [A B] of integers, found %s", quoteShort(v))
 		}
-		a, errA := strconv.Atoi(parts[0])
-		b, errB := strconv.Atoi(parts[1])
-		if errA != nil || errB != nil {
-			return jepsenEvent{}, fmt.Errorf("expected a pair [A B] of integers, found %q", v)
+		a, errA := jepsenInt(parts[0])
+		b, errB := jepsenInt(parts[1])
+		if err := errors.Join(errA, errB); err != nil {
+			return jepsenEvent{}, fmt.Errorf("expected a pair [A B] of integers, found %s: %v", quoteShort(v), err)
 		}
 		ev.value = jepsenValue{kind: jvPair, a: a, b: b, text: v}
 	default:
-		n, err := strconv.Atoi(v)
+		n, err := jepsenInt(v)
+		if errors.Is(err, errIntRange) {
+			return jepsenEvent{}, err
+		}
 		if err != nil {
-			return jepsenEvent{}, fmt.Errorf("expected nil, an integer, a pair [A B] or a keyword as the value, found %q", v)
+			return jepsenEvent{}, fmt.Errorf("expected nil, an integer, a pair [A B] or a keyword as the value, found %s", quoteShort(v))
 		}
 		ev.value = jepsenValue{kind: jvInt, a: n, text: v}
 	}
 	return ev, nil
+}
+
+// errIntRange is an integer beyond 64 bits.
+var errIntRange = errors.New("out of range (beyond 64 bits)")
+
+// jepsenInt reads an integer; one beyond 64 bits is an error that says so.
+func jepsenInt(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("expected an integer of 64 bits, found %s: %w", quoteShort(s), errIntRange)
+	}
+	return n, err
+}
+
+// quoteShort quotes s for a message, cut to its first 40 bytes (and a count of the rest)
+// when longer: a bad value may be megabytes long.
+func quoteShort(s string) string {
+	const most = 40
+	if len(s) <= most {
+		return strconv.Quote(s)
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
 // jepsenInput is the input an :invoke line asks for.
@@ -204,17 +305,17 @@ func jepsenInput(ev jepsenEvent) (specs.CASInput, error) {
 	switch ev.f {
 	case specs.CASWrite:
 		if ev.value.kind != jvInt {
-			return specs.CASInput{}, fmt.Errorf("expected an integer to :write, found %q", ev.value.text)
+			return specs.CASInput{}, fmt.Errorf("expected an integer to :write, found %s", quoteShort(ev.value.text))
 		}
 		return specs.CASInput{Op: specs.CASWrite, A: ev.value.a}, nil
 	case specs.CASSwap:
 		if ev.value.kind != jvPair {
-			return specs.CASInput{}, fmt.Errorf("expected a pair [A B] to :cas, found %q", ev.value.text)
+			return specs.CASInput{}, fmt.Errorf("expected a pair [A B] to :cas, found %s", quoteShort(ev.value.text))
 		}
 		return specs.CASInput{Op: specs.CASSwap, A: ev.value.a, B: ev.value.b}, nil
 	default:
 		if ev.value.kind != jvNil {
-			return specs.CASInput{}, fmt.Errorf("expected nil as the value of a :read's :invoke, found %q", ev.value.text)
+			return specs.CASInput{}, fmt.Errorf("expected nil as the value of a :read's :invoke, found %s", quoteShort(ev.value.text))
 		}
 		return specs.CASInput{Op: specs.CASRead}, nil
 	}
@@ -231,10 +332,10 @@ func jepsenOutput(in specs.CASInput, ev jepsenEvent, invoked int) (specs.CASOutp
 		case jvInt:
 			return specs.CASOutput{OK: true, Value: ev.value.a}, nil
 		}
-		return specs.CASOutput{}, fmt.Errorf("expected nil or an integer as the value read, found %q", ev.value.text)
+		return specs.CASOutput{}, fmt.Errorf("expected nil or an integer as the value read, found %s", quoteShort(ev.value.text))
 	case specs.CASWrite:
 		if ev.value.kind != jvInt || ev.value.a != in.A {
-			return specs.CASOutput{}, fmt.Errorf("expected :write %d as invoked at line %d, found %q", in.A, invoked, ev.value.text)
+			return specs.CASOutput{}, fmt.Errorf("expected :write %d as invoked at line %d, found %s", in.A, invoked, quoteShort(ev.value.text))
 		}
 		return specs.CASOutput{OK: true}, nil
 	default:
@@ -248,7 +349,7 @@ func jepsenOutput(in specs.CASInput, ev jepsenEvent, invoked int) (specs.CASOutp
 // samePair checks that a :cas completion carries the pair it was invoked with.
 func samePair(in specs.CASInput, ev jepsenEvent, invoked int) error {
 	if ev.value.kind != jvPair || ev.value.a != in.A || ev.value.b != in.B {
-		return fmt.Errorf("expected :cas [%d %d] as invoked at line %d, found %q", in.A, in.B, invoked, ev.value.text)
+		return fmt.Errorf("expected :cas [%d %d] as invoked at line %d, found %s", in.A, in.B, invoked, quoteShort(ev.value.text))
 	}
 	return nil
 }

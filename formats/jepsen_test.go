@@ -2,6 +2,7 @@ package formats
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -161,4 +162,84 @@ func FuzzReadJepsen(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadJepsenLaterLogs: Jepsen's logs since about 2017 write "jepsen worker N -
+// jepsen.util N" with no dash after the logger, and an error after the value of a :fail
+// or an :info; they read as the older form does, and the logger's other lines are
+// skipped.
+func TestReadJepsenLaterLogs(t *testing.T) {
+	const p = "INFO [2019-04-01 11:25:23,790] jepsen worker 0 - jepsen.util "
+	in := "INFO [2019-04-01 11:25:23,700] jepsen.core - Running test\n" +
+		p + "0\t:invoke\t:write\t4\n" +
+		p + "0\t:ok\t:write\t4\n" +
+		"INFO [2019-04-01 11:25:23,795] jepsen nemesis - jepsen.util :nemesis\t:info\t:start\tnil\n" +
+		"INFO [2019-04-01 11:25:23,796] jepsen.util Waiting for all workers\n" +
+		"\tat jepsen.util$timeout.invokeStatic(util.clj:100)\n" +
+		p + "1\t:invoke\t:cas\t[4 5]\n" +
+		p + "1\t:info\t:cas\t[4 5]\t:timeout\n" +
+		p + "2\t:invoke\t:read\tnil\n" +
+		p + "2\t:fail\t:read\tnil\t:timeout\n" +
+		p + "3\t:invoke\t:read\tnil\n" +
+		p + "3\t:ok\t:read\t4\n"
+	got, err := ReadJepsen(strings.NewReader(in), "new.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []casOp{
+		{Client: 0, Input: specs.CASInput{Op: specs.CASWrite, A: 4}, Output: specs.CASOutput{OK: true}, Call: 2, Return: 3},
+		{Client: 1, Input: specs.CASInput{Op: specs.CASSwap, A: 4, B: 5}, Call: 7, Return: 13, Open: true},
+		{Client: 3, Input: specs.CASInput{Op: specs.CASRead}, Output: specs.CASOutput{OK: true, Value: 4}, Call: 11, Return: 12},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("read %d operations %+v, want %+v", len(got), got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("operation %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	// A malformed line of the later form is an error, as of the older.
+	_, err = ReadJepsen(strings.NewReader(p+"0\t:invoke\t:delete\tnil\n"), "new.log")
+	if err == nil || !strings.Contains(err.Error(), "new.log:1: expected :read, :write or :cas") {
+		t.Errorf("bad :f: %v", err)
+	}
+	// Only a :fail or an :info carries an error after the value.
+	_, err = ReadJepsen(strings.NewReader(p+"0\t:invoke\t:write\t4\t:oops\n"), "new.log")
+	if err == nil || !strings.Contains(err.Error(), "expected nothing after the value") {
+		t.Errorf("text after an :invoke's value: %v", err)
+	}
+}
+
+// TestReadJepsenHistoryEDN: Jepsen's history.edn is not read, and a file of its lines
+// says so, with the log lines the reader wants.
+func TestReadJepsenHistoryEDN(t *testing.T) {
+	in := "{:type :invoke, :f :write, :value 1, :process 0, :time 100, :index 0}\n" +
+		"{:type :ok, :f :write, :value 1, :process 0, :time 200, :index 1}\n"
+	_, err := ReadJepsen(strings.NewReader(in), "history.edn")
+	if err == nil || !strings.Contains(err.Error(), "history.edn:1: ") || !strings.Contains(err.Error(), "history.edn") ||
+		!strings.Contains(err.Error(), "jepsen worker 3 - jepsen.util 3") {
+		t.Errorf("history.edn: %v", err)
+	}
+}
+
+// TestReadJepsenShortMessages: a bad value is quoted by its first bytes only (one line
+// once gave a 20 MB message), and an integer beyond 64 bits is said to be.
+func TestReadJepsenShortMessages(t *testing.T) {
+	const p = "INFO  jepsen.util - "
+	huge := p + "0\t:invoke\t:read\tnil\n" + p + "0\t:ok\t:read\t" + strings.Repeat("1x", 1<<20) + "\n"
+	_, err := ReadJepsen(strings.NewReader(huge), "h.log")
+	if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "(2097152 bytes)") {
+		t.Errorf("a 2 MB bad value: %d bytes of message: %.300s", len(fmt.Sprint(err)), fmt.Sprint(err))
+	}
+	for _, v := range []string{"99999999999999999999999", "[1 99999999999999999999999]"} {
+		_, err = ReadJepsen(strings.NewReader(p+"0\t:invoke\t:read\tnil\n"+p+"0\t:ok\t:read\t"+v+"\n"), "h.log")
+		if err == nil || !strings.Contains(err.Error(), "out of range (beyond 64 bits)") && !strings.Contains(err.Error(), "a pair") {
+			t.Errorf("%s: %v", v, err)
+		}
+	}
+	_, err = ReadJepsen(strings.NewReader(p+"0\t:invoke\t:write\t99999999999999999999999\n"), "h.log")
+	if err == nil || !strings.Contains(err.Error(), "out of range (beyond 64 bits)") {
+		t.Errorf("a write beyond 64 bits: %v", err)
+	}
 }

@@ -51,6 +51,11 @@ func ReadPorcupineKV(r io.Reader, name string) ([]histories.Operation[specs.KVIn
 		}
 		ev, err := parseKVEvent(text)
 		if err != nil {
+			if t := []byte(strings.TrimSpace(text)); IsCheckHistoryLine(t) {
+				return nil, errorf(name, line, "this line is a whole history of ravel check --histories, not an operation in porcupine's kv format: read the file with --format histories")
+			} else if isRavelLine(t) {
+				return nil, errorf(name, line, "this line is one operation in the ravel format (it has \"client\" and \"call\"), not in porcupine's kv format: read the file with --format ravel")
+			}
 			return nil, errorf(name, line, "%v", err)
 		}
 		p, busy := pending[ev.process]

@@ -114,6 +114,8 @@ func TestReadPorcupineKVErrors(t *testing.T) {
 		{"trailing text", "{:process 0, :type :invoke, :f :get, :key \"1\"} x\n", 1, "end of line"},
 		{"duplicate key", "{:process 0, :process 1}\n", 1, "appears twice"},
 		{"non-keyword key", `{"process" 0}`, 1, "expected a keyword"},
+		{"a history of check --histories", `{"spec":"kv","ops":[{"req":"c0.0","input":"Get(1)","output":"\"\""}],"precedes":[],"verdict":"linearizable"}`, 1, "--format histories"},
+		{"a line of the ravel format", `{"client":0,"input":{"f":"get","key":"1"},"output":"","call":1,"return":2}`, 1, "--format ravel"},
 		{"missing key", `{:process 0, :type :invoke, :f :get}`, 1, "expected a :key"},
 		{"unknown key", `{:process 0, :type :invoke, :f :get, :key "1", :colour :red}`, 1, "found :colour"},
 		{"bad type", `{:process 0, :type :start, :f :get, :key "1"}`, 1, "expected :type"},

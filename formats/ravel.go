@@ -3,6 +3,7 @@ package formats
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -67,6 +68,7 @@ type ravelLine struct {
 // the zero Output.
 func ReadRavel[I, O any](r io.Reader, name string, codec Codec[I, O]) ([]histories.Operation[I, O], error) {
 	var ops []histories.Operation[I, O]
+	var lines []int // of each operation
 	sc := newLineScanner(r, name)
 	line := 0
 	for sc.Scan() {
@@ -80,11 +82,45 @@ func ReadRavel[I, O any](r io.Reader, name string, codec Codec[I, O]) ([]histori
 			return nil, errorf(name, line, "%v", err)
 		}
 		ops = append(ops, op)
+		lines = append(lines, line)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
+	if err := oneAtATime(ops, lines, name); err != nil {
+		return nil, err
+	}
 	return ops, nil
+}
+
+// oneAtATime refuses two answered operations of one client that overlap in time: a
+// client runs one operation at a time, and two at once is a recorder's bug (wrong
+// client numbers or clocks), as Jepsen's and porcupine's readers refuse a process's
+// second invocation before its completion. An open operation (never answered: the
+// client gave up on it) does not hold its client, which may go on, as after Jepsen's
+// :info.
+func oneAtATime[I, O any](ops []histories.Operation[I, O], lines []int, name string) error {
+	idx := make([]int, 0, len(ops))
+	for i, op := range ops {
+		if !op.Open {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(ops[a].Client, ops[b].Client), cmp.Compare(ops[a].Call, ops[b].Call), cmp.Compare(a, b))
+	})
+	for k := 1; k < len(idx); k++ {
+		p, q := ops[idx[k-1]], ops[idx[k]]
+		if p.Client == q.Client && q.Call < p.Return {
+			first, second := idx[k-1], idx[k]
+			if lines[second] < lines[first] {
+				first, second = second, first
+			}
+			return errorf(name, lines[second], "expected client %d to run one operation at a time, but this one (call %d, return %d) overlaps its operation of line %d (call %d, return %d)",
+				p.Client, ops[second].Call, ops[second].Return, lines[first], ops[first].Call, ops[first].Return)
+		}
+	}
+	return nil
 }
 
 // decodeLine decodes text, one JSON object, into v: unknown fields, anything after the
@@ -312,6 +348,9 @@ func short(raw json.RawMessage) string {
 func intValue(raw json.RawMessage, what string) (int, error) {
 	var v int
 	if err := json.Unmarshal(raw, &v); err != nil || raw == nil || string(raw) == "null" {
+		if _, err := strconv.ParseInt(string(raw), 10, 64); errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("expected %s (an integer of 64 bits), found %s: %w", what, short(raw), errIntRange)
+		}
 		return 0, fmt.Errorf("expected %s (an integer), found %s", what, short(raw))
 	}
 	return v, nil

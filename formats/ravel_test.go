@@ -41,13 +41,14 @@ func roundTrip[I, O comparable](t *testing.T, ops []histories.Operation[I, O], c
 	}
 }
 
-// randomOps makes n operations with inputs and outputs from the given functions.
+// randomOps makes n operations with inputs and outputs from the given functions, each of
+// its own client (negative ones too), since a client runs one operation at a time.
 func randomOps[I, O any](r *rand.Rand, n int, input func() I, output func(I) O) []histories.Operation[I, O] {
 	ops := make([]histories.Operation[I, O], n)
 	for i := range ops {
 		call := r.Int64N(1000) - 10
 		in := input()
-		ops[i] = histories.Operation[I, O]{Client: r.IntN(20) - 2, Input: in, Output: output(in),
+		ops[i] = histories.Operation[I, O]{Client: i - 2, Input: in, Output: output(in),
 			Call: call, Return: call + r.Int64N(50), Open: r.IntN(5) == 0}
 	}
 	return ops
@@ -218,6 +219,9 @@ func TestRavelErrors(t *testing.T) {
 		{"cas read without output", `{"client":0,"input":{"f":"read"},"call":1,"return":2}`, "cas-register", 1, "found nothing"},
 		{"get of a number", `{"client":0,"input":{"f":"get","key":"k"},"output":1,"call":1,"return":2}`, "kv", 1, "the value read (a string)"},
 		{"put without key", `{"client":0,"input":{"f":"put","value":"v"},"call":1,"return":2}`, "kv", 1, `found no "key"`},
+		{"value beyond 64 bits", `{"client":0,"input":{"f":"write","value":99999999999999999999},"call":1,"return":2}`, "register", 1, "out of range (beyond 64 bits)"},
+		{"read beyond 64 bits", `{"client":0,"input":{"f":"read"},"output":-99999999999999999999,"call":1,"return":2}`, "register", 1, "out of range (beyond 64 bits)"},
+		{"one client, two operations at once", `{"client":0,"input":{"f":"read"},"output":1,"call":1,"return":4}` + "\n" + `{"client":0,"input":{"f":"read"},"output":1,"call":2,"return":3}`, "register", 2, "expected client 0 to run one operation at a time"},
 		{"put of a number", `{"client":0,"input":{"f":"put","key":"k","value":1},"call":1,"return":2}`, "kv", 1, `"value" (a string)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -50,7 +50,7 @@ Usage:
   ravel bench [flags]           every strategy on every system, in the DS2 paper's tables
   ravel bench samplers --figure 5|6   the samplers on Ozkan et al. 2019's micro-benchmark
   ravel deps [flags]            dependence relations side by side, against exhaustive search
-  ravel lincheck [flags] FILE…  check recorded histories (Jepsen, porcupine, …) for linearizability
+  ravel lincheck [flags] FILE…  check recorded histories (Jepsen's logs, porcupine's, …) for linearizability
   ravel explore SYSTEM [flags]  step through SYSTEM by hand in a browser (127.0.0.1)
   ravel run [flags] CONFIG      test a real cluster: intercept, schedule, inject faults, check
 

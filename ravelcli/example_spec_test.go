@@ -95,7 +95,7 @@ func ExampleSpec() {
 	// exit 1: not-linearizable
 	//   the longest linearizable prefix found has 2 of the 3 operations, in linearization order,
 	//   then the operation that cannot follow it:
-	//       1  c0  Enq(1)  ├──┤             ok
-	//       2  c0  Enq(2)        ├──┤       ok
-	//       ✗  c1  Deq()               ├──┤ 2   but the specification answers 1 here
+	//       1  c0  Enq(1)  [1…2]  ├──┤             ok
+	//       2  c0  Enq(2)  [3…4]        ├──┤       ok
+	//       ✗  c1  Deq()   [5…6]              ├──┤ 2   but the specification answers 1 here
 }

@@ -88,7 +88,7 @@ func readerFor[I, O any](format string, native func(io.Reader, string) ([]histor
 			hs, err := formats.ReadCheckHistories(r, name, text)
 			items := make([]lincheckItem[I, O], len(hs))
 			for i, h := range hs {
-				items[i] = lincheckItem[I, O]{name: fmt.Sprintf("%s:%d", name, h.Line), line: h.Line, ops: h.Ops, recorded: h.Verdict}
+				items[i] = lincheckItem[I, O]{name: fmt.Sprintf("%s:%d", name, h.Line), line: h.Line, ops: h.Ops, recorded: h.Verdict, err: h.Err}
 			}
 			return items, err
 		}
@@ -110,6 +110,7 @@ type lincheckItem[I, O any] struct {
 	line     int    // the line, in a file of many histories
 	ops      []histories.Operation[I, O]
 	recorded string // the verdict the file records, or ""
+	err      error  // why the line is not a history: its verdict is then error
 }
 
 // historyReader reads the histories of one file, named name in errors.
@@ -177,7 +178,7 @@ Flags:
 `
 
 // formatNotes says what a format is, in the table of specifications.
-var formatNotes = map[string]string{"jepsen": "jepsen (Jepsen logs, e.g. etcd)", "porcupine-kv": "porcupine-kv (EDN maps)", "histories": "histories (ravel check --histories)"}
+var formatNotes = map[string]string{"jepsen": "jepsen (Jepsen's log lines of operations, of 2014 on; not history.edn)", "porcupine-kv": "porcupine-kv (EDN maps)", "histories": "histories (ravel check --histories)"}
 
 // lincheckHelp is lincheck's help text before the flags, with a row for each of the
 // command's specifications.
@@ -231,6 +232,9 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 		case "porcupine-kv":
 			f.spec = "kv"
 		default:
+			if len(files) > 0 && files[0] == "-" {
+				return 0, usagef("lincheck needs --spec (valid: %s): standard input is read once, and not looked at for the specification a file of ravel check --histories names", c.lincheckSpecNames())
+			}
 			return 0, usagef("lincheck needs --spec (valid: %s)", c.lincheckSpecNames())
 		}
 	}
@@ -242,6 +246,11 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	f.formats = valid
 	if f.format == "" {
 		f.format, f.formatDefault = valid[0], true
+		// With --spec alone, a file of ravel check --histories is still read as what it
+		// is; a history of another specification is then refused, naming it.
+		if len(files) > 0 && slices.Contains(valid, "histories") && isHistoriesFile(files[0]) {
+			f.format, f.formatDefault = "histories", false
+		}
 	}
 	if !slices.Contains(valid, f.format) {
 		return 0, usagef("lincheck: format %q does not hold %s histories (valid for %s: %s)", f.format, f.spec, f.spec, strings.Join(valid, ", "))
@@ -251,6 +260,9 @@ func (c *catalog) cmdLincheck(args []string, stdout, stderr io.Writer) (int, err
 	}
 	if len(files) == 0 {
 		return 0, usagef("lincheck needs at least one history file (see ravel lincheck -h)")
+	}
+	if stdin := slices.Index(files, "-"); stdin >= 0 && slices.Contains(files[stdin+1:], "-") {
+		return 0, usagef("lincheck: - (standard input) is given twice; it can be read once")
 	}
 	inputs := make([]namedPath, len(files))
 	for i, name := range files {
@@ -350,6 +362,7 @@ func lincheck[S, I, O comparable](
 		}
 		if err != nil {
 			n.errors++
+			n.unread++
 			results = append(results, lincheckResult{File: name, Verdict: "error", Error: err.Error()})
 			if !f.json {
 				fmt.Fprintf(stdout, "%s  error: %v\n", name, err)
@@ -359,6 +372,21 @@ func lincheck[S, I, O comparable](
 		for _, it := range items {
 			n.histories++
 			r := lincheckResult{File: name, Line: it.line, Recorded: it.recorded}
+			if it.err != nil {
+				// A line that is not a history: an error of its own, and the file's other
+				// histories are still checked.
+				msg := it.err.Error()
+				if pe := (*formats.ParseError)(nil); errors.As(it.err, &pe) {
+					msg = pe.Msg
+				}
+				n.errors++
+				r.Verdict, r.Error = "error", msg
+				results = append(results, r)
+				if !f.json {
+					fmt.Fprintf(stdout, "%s  error: %s\n", it.name, msg)
+				}
+				continue
+			}
 			if ctx.Err() != nil {
 				r.Verdict, r.Error = "unknown", "interrupted before it was checked"
 				results = append(results, r)
@@ -408,7 +436,7 @@ func lincheck[S, I, O comparable](
 					n.interrupted = true
 					r.Error = "interrupted"
 				} else if res.Err != nil {
-					r.Error = unknownReason(res.Err, f.timeout)
+					r.Error = unknownReason(res.Err, f)
 				}
 			}
 			// Only two verdicts can agree or not: an unknown on either side says nothing.
@@ -422,10 +450,14 @@ func lincheck[S, I, O comparable](
 			}
 			results = append(results, r)
 			if !f.json {
-				printLincheck(stdout, spec, it, res, elapsed, f.timeout, ctx.Err() != nil, disagrees)
+				printLincheck(stdout, spec, it, res, elapsed, f, ctx.Err() != nil, disagrees)
 			}
 			if f.html != "" && (n.histories == 1 || res.Verdict == wgl.NotLinearizable && n.bad == 1) {
-				p := report.NewHistoryPage("ravel lincheck "+it.name, res.Verdict.String(), [][2]string{{"file", it.name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}, spec, ops, res)
+				stats := [][2]string{{"file", it.name}, {"specification", spec.Name}, {"operations", fmt.Sprint(len(ops))}, {"seconds", fmt.Sprintf("%.3f", elapsed.Seconds())}}
+				if res.Verdict == wgl.Unknown && r.Error != "" {
+					stats = append(stats, [2]string{"unknown because", r.Error})
+				}
+				p := report.NewHistoryPage("ravel lincheck "+it.name, res.Verdict.String(), stats, spec, ops, res)
 				var b bytes.Buffer
 				if err := report.WriteHTML(&b, p); err != nil {
 					late = append(late, fmt.Errorf("lincheck: --html: %w", err))
@@ -452,15 +484,21 @@ func lincheck[S, I, O comparable](
 			late = append(late, err)
 		}
 	} else if f.format == "histories" {
-		histories := fmt.Sprintf("%d histories", len(results))
-		if len(results) == 1 {
-			histories = "1 history"
+		// A file that could not be read is no history: it is counted apart.
+		all := len(results) - n.unread
+		unread := ""
+		if n.unread > 0 {
+			unread = fmt.Sprintf(" (and %s not read)", plural(n.unread, "file"))
 		}
-		fmt.Fprintf(stdout, "\n%s: %d linearizable, %d not linearizable, %d unknown, %d errors; %s\n",
-			histories, len(results)-n.bad-n.unknown-n.errors, n.bad, n.unknown, n.errors, agreement(n.disagree))
+		histories := plural(all, "history")
+		if all != 1 {
+			histories = fmt.Sprintf("%d histories", all)
+		}
+		fmt.Fprintf(stdout, "\n%s%s: %d linearizable, %d not linearizable, %d unknown, %s; %s\n",
+			histories, unread, all-n.bad-n.unknown-(n.errors-n.unread), n.bad, n.unknown, plural(n.errors-n.unread, "error"), agreement(n.disagree))
 	} else if len(files) > 1 {
-		fmt.Fprintf(stdout, "\n%d files: %d linearizable, %d not linearizable, %d unknown, %d errors\n",
-			len(files), len(files)-n.bad-n.unknown-n.errors, n.bad, n.unknown, n.errors)
+		fmt.Fprintf(stdout, "\n%d files: %d linearizable, %d not linearizable, %d unknown, %s\n",
+			len(files), len(files)-n.bad-n.unknown-n.errors, n.bad, n.unknown, plural(n.errors, "error"))
 	}
 	if f.out != "" {
 		if err := writeViolations(f.out, spec.Name, violations); err != nil {
@@ -491,6 +529,7 @@ func agreement(disagree int) string {
 type lincheckCounts struct {
 	histories            int // checked or not, of the files read
 	bad, unknown, errors int
+	unread               int // of the errors, files that could not be read at all
 	disagree             int // verdicts not the one the file records
 	interrupted          bool
 }
@@ -515,13 +554,18 @@ func (n lincheckCounts) exit() int {
 	return exitOK
 }
 
-// unknownReason says why a check ended without a verdict.
-func unknownReason(err error, timeout time.Duration) string {
+// unknownReason says why a check ended without a verdict, with the limit that struck
+// and how to give the check more.
+func unknownReason(err error, f lincheckFlags) string {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("gave up after --timeout %v", timeout)
+		return fmt.Sprintf("gave up after --timeout %v (raise it, or give --timeout 0 for no limit)", f.timeout)
 	case errors.Is(err, wgl.ErrMemLimit):
-		return "gave up: the check needs more memory than --mem-limit"
+		limit := "--mem-limit " + f.memSize
+		if f.memSize == "" {
+			limit = fmt.Sprintf("--mem-limit, by default three quarters of the memory: %s", mib(f.memMax))
+		}
+		return fmt.Sprintf("gave up: the check needs more memory than %s (raise --mem-limit)", limit)
 	}
 	return err.Error()
 }
@@ -565,6 +609,10 @@ func readAll[I, O any](name string, read historyReader[I, O], f lincheckFlags) (
 		if f.format == "histories" {
 			what = "no histories"
 		}
+		if f.format == "jepsen" {
+			// The file is most likely Jepsen's: another --format would not help.
+			return nil, fmt.Errorf("%s: %s found in the jepsen format, which reads only Jepsen's log lines of operations, such as %s, and skips any other line (a file in another format needs --format: valid for %s: %s)", name, what, formats.JepsenLineForms, f.spec, strings.Join(f.formats, ", "))
+		}
 		if f.formatDefault {
 			return nil, fmt.Errorf("%s: %s found in the %s format, %s's default: name the file's format with --format (valid for %s: %s)", name, what, f.format, f.spec, f.spec, strings.Join(f.formats, ", "))
 		}
@@ -589,7 +637,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // a history whose file records a verdict (--format histories), it says whether the two
 // agree, and explains only a disagreement.
 func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], it lincheckItem[I, O],
-	res wgl.Result, elapsed, timeout time.Duration, interrupted, disagrees bool) {
+	res wgl.Result, elapsed time.Duration, f lincheckFlags, interrupted, disagrees bool) {
 	ops := it.ops
 	fmt.Fprintf(w, "%s  %s  (%s, %s)", it.name, res.Verdict, plural(len(ops), "operation"), seconds(elapsed.Seconds()))
 	switch {
@@ -607,11 +655,11 @@ func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], it
 		case interrupted:
 			fmt.Fprintln(w, "  interrupted before a verdict")
 		case res.Err != nil:
-			fmt.Fprintf(w, "  %s\n", unknownReason(res.Err, timeout))
+			fmt.Fprintf(w, "  %s\n", unknownReason(res.Err, f))
 		}
 	case wgl.NotLinearizable:
 		if it.recorded == "" || disagrees {
-			fmt.Fprint(w, report.ExplainViolation(spec, ops, res, explainRows))
+			fmt.Fprint(w, report.ExplainRecorded(spec, ops, res, explainRows))
 		}
 	}
 }
@@ -659,7 +707,7 @@ func violationRecord[S, I, O comparable](spec specs.Spec[S, I, O], codec formats
 		}
 		r.Stuck, r.Expected = j, codec.EncodeOutput(ops[res.Stuck].Input, e.Expected)
 	}
-	r.Timeline = report.ExplainViolation(spec, ops, res, explainRows)
+	r.Timeline = report.ExplainRecorded(spec, ops, res, explainRows)
 	b, err := json.Marshal(r)
 	return b, err
 }
@@ -705,4 +753,11 @@ func historiesFileSpec(path string) (string, bool) {
 		return formats.CheckHistorySpec(text)
 	}
 	return "", false
+}
+
+// isHistoriesFile reports whether path is a file of ravel check --histories that names
+// its specification (see historiesFileSpec).
+func isHistoriesFile(path string) bool {
+	_, ok := historiesFileSpec(path)
+	return ok
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,4 +170,70 @@ func checkHistoriesFile(t *testing.T, system string) (string, []byte, []string) 
 		t.Fatal(err)
 	}
 	return h, data, strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// TestLincheckHistoriesBadLine: a damaged line of a histories file is an error of that
+// history alone, named by its line; the file's other histories are checked, and the
+// summary counts every line. So is a truncated last line.
+func TestLincheckHistoriesBadLine(t *testing.T) {
+	h, _, lines := checkHistoriesFile(t, "register-buggy")
+	dir := filepath.Dir(h)
+	bad := slices.Clone(lines)
+	bad[2] = regexp.MustCompile(`"verdict":"[a-z-]*"`).ReplaceAllString(bad[2], `"verdict":"maybe"`)
+	bad[len(bad)-1] = bad[len(bad)-1][:len(bad[len(bad)-1])/2] // cut short, as by a crash
+	damaged := filepath.Join(dir, "damaged.jsonl")
+	if err := os.WriteFile(damaged, []byte(strings.Join(bad, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, results := lincheckJSON(t, damaged)
+	if code != exitViolation || len(results) != len(lines) {
+		t.Fatalf("exit %d and %d results, want %d and %d: %+v", code, len(results), exitViolation, len(lines), results)
+	}
+	for i, r := range results {
+		wantErr := i == 2 || i == len(lines)-1
+		if r.Line != i+1 || (r.Verdict == "error") != wantErr || !wantErr && (r.Agrees == nil || !*r.Agrees) {
+			t.Errorf("line %d: %+v, want an error: %v", i+1, r, wantErr)
+		}
+	}
+	_, stdout, _ := runRavel("lincheck", damaged)
+	for _, want := range []string{
+		"damaged.jsonl:3  error: expected \"verdict\" to be one of",
+		"damaged.jsonl:" + strconv.Itoa(len(lines)) + "  error: ",
+		strconv.Itoa(len(lines)) + " histories: ", ", 2 errors;",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestLincheckHistoriesOfTwoSpecs: files of check --histories of different
+// specifications in one run: the second's histories are refused, saying to check them
+// in a run of their own with the spec they name (not to change the run's spec, which
+// would refuse the first file); a mixed file's histories of the run's spec are checked.
+// With --spec kv alone, a file of check --histories is read as one.
+func TestLincheckHistoriesOfTwoSpecs(t *testing.T) {
+	rb, _, rlines := checkHistoriesFile(t, "register-buggy")
+	pb, _, klines := checkHistoriesFile(t, "chord-fixed")
+	code, stdout, _ := runRavel("lincheck", rb, pb)
+	if code != exitViolation || !strings.Contains(stdout, "check the kv histories in a run of their own, with --spec kv") ||
+		!strings.Contains(stdout, "not register, the one this run checks against") {
+		t.Errorf("two files: exit %d:\n%s", code, stdout)
+	}
+	mixed := filepath.Join(t.TempDir(), "mixed.jsonl")
+	if err := os.WriteFile(mixed, []byte(strings.Join(append(slices.Clone(rlines), klines...), "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, results := lincheckJSON(t, mixed)
+	if len(results) != len(rlines)+len(klines) {
+		t.Fatalf("mixed: %d results for %d lines", len(results), len(rlines)+len(klines))
+	}
+	for i, r := range results {
+		if (r.Verdict == "error") != (i >= len(rlines)) {
+			t.Errorf("mixed: line %d: %+v", i+1, r)
+		}
+	}
+	if code, results := lincheckJSON(t, "--spec", "kv", pb); code != exitOK || len(results) != len(klines) {
+		t.Errorf("--spec kv alone: exit %d, %d results, want 0 and %d", code, len(results), len(klines))
+	}
 }

@@ -230,7 +230,7 @@ func TestLincheckBadInput(t *testing.T) {
 		{"jepsen", []string{"--spec", "cas-register", good, jepsen}, []string{jepsen + "  error: " + jepsen + ":2: ", "expected :read as invoked at line 1", good + "  linearizable"}, true},
 		{"porcupine-kv", []string{"--spec", "kv", kv}, []string{kv + ":2: ", "expected a :key"}, true},
 		{"ravel", []string{"--spec", "register", rv}, []string{rv + ":3: ", "expected the value read (an integer)"}, true},
-		{"no operations", []string{"--spec", "cas-register", "--format", "jepsen", noOps}, []string{noOps + ": no operations found", "--format"}, true},
+		{"no operations", []string{"--spec", "cas-register", "--format", "jepsen", noOps}, []string{noOps + ":1: ", "an EDN map of an operation", "--format porcupine-kv"}, true},
 		{"a JSON array", []string{"--spec", "register", arr}, []string{arr + ":1: ", "expected one JSON object", "found a JSON array"}, true},
 		{"comments only, the default format", []string{"--spec", "register", comments}, []string{comments + ": no operations found in the ravel format, register's default", "--format (valid for register: ravel, histories)"}, true},
 		{"missing file", []string{"--spec", "kv", filepath.Join(dir, "nope.txt")}, []string{"no such file"}, true},
@@ -330,8 +330,14 @@ func TestLincheckTimeout(t *testing.T) {
 		t.Errorf("output does not say unknown:\n%s", stdout)
 	}
 	code, stdout, _ = runRavel("lincheck", "--spec", "kv", "--timeout", "1ns", filepath.Join(porcupineData, "kv", "c10-ok.txt"))
-	if code != exitUnknown || !strings.Contains(stdout, "gave up after --timeout 1ns") {
+	if code != exitUnknown || !strings.Contains(stdout, "gave up after --timeout 1ns (raise it, or give --timeout 0 for no limit)") {
 		t.Errorf("exit %d, output:\n%s", code, stdout)
+	}
+	// The page of an unknown history says why.
+	page := filepath.Join(t.TempDir(), "u.html")
+	runRavel("lincheck", "--spec", "kv", "--timeout", "1ns", "--html", page, filepath.Join(porcupineData, "kv", "c10-ok.txt"))
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "unknown because") || !strings.Contains(string(b), "gave up after --timeout 1ns") {
+		t.Errorf("the page of an unknown history does not say why (%v)", err)
 	}
 }
 
@@ -347,7 +353,7 @@ func TestLincheckHelp(t *testing.T) {
 func TestLincheckMemLimit(t *testing.T) {
 	file := filepath.Join(porcupineData, "kv", "c10-ok.txt")
 	code, stdout, stderr := runRavel("lincheck", "--spec", "kv", "--mem-limit", "1MiB", file)
-	if code != exitUnknown || !strings.Contains(stdout, "unknown") || !strings.Contains(stdout, "more memory than --mem-limit") {
+	if code != exitUnknown || !strings.Contains(stdout, "unknown") || !strings.Contains(stdout, "more memory than --mem-limit 1MiB (raise --mem-limit)") {
 		t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, exitUnknown, stdout, stderr)
 	}
 	for _, bad := range []string{"lots", "-1MiB", "1KiB"} {
@@ -357,5 +363,69 @@ func TestLincheckMemLimit(t *testing.T) {
 	}
 	if code, _, stderr := runRavel("lincheck", "--spec", "kv", "--mem-limit", "2GiB", file); code != exitOK {
 		t.Errorf("--mem-limit 2GiB: exit %d: %s", code, stderr)
+	}
+}
+
+// TestLincheckJepsenLineForms: a log of Jepsen's later form is read, and a file with no
+// operation in the jepsen format is told which lines the format reads, rather than only
+// sent to --format.
+func TestLincheckJepsenLineForms(t *testing.T) {
+	dir := t.TempDir()
+	later := filepath.Join(dir, "later.log")
+	const p = "INFO [2019-04-01 11:25:23,790] jepsen worker 0 - jepsen.util "
+	if err := os.WriteFile(later, []byte(p+"0\t:invoke\t:write\t4\n"+p+"0\t:ok\t:write\t4\n"+p+"1\t:invoke\t:read\tnil\n"+p+"1\t:ok\t:read\t4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runRavel("lincheck", "--spec", "cas-register", later); code != exitOK || !strings.Contains(stdout, "linearizable  (2 operations") {
+		t.Errorf("later form: exit %d:\n%s%s", code, stdout, stderr)
+	}
+	noise := filepath.Join(dir, "noise.log")
+	if err := os.WriteFile(noise, []byte("INFO [2019-04-01 11:25:23,700] jepsen.core - Running test\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runRavel("lincheck", "--spec", "cas-register", noise)
+	if code != exitUsage || !strings.Contains(stdout, "INFO  jepsen.util - 3") || !strings.Contains(stdout, "jepsen worker 3 - jepsen.util 3") {
+		t.Errorf("no operations: exit %d, want %d and the line forms read:\n%s", code, exitUsage, stdout)
+	}
+}
+
+// TestLincheckSummaryPlural: the summary says "1 error", not "1 errors".
+func TestLincheckSummaryPlural(t *testing.T) {
+	nope := filepath.Join(t.TempDir(), "nope.log")
+	_, stdout, _ := runRavel("lincheck", "--spec", "cas-register", nope, filepath.Join(porcupineData, "jepsen", "etcd_002.log"))
+	if !strings.Contains(stdout, "2 files: 1 linearizable, 0 not linearizable, 0 unknown, 1 error\n") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+}
+
+// TestLincheckExplainsWhy: the explanation of a violation in a Jepsen log gives each
+// operation's lines, [call…return], and, the prefix being cut to its last 10 operations,
+// still shows the writes of the value the stuck read returned, with the write that real
+// time puts between each and the read.
+func TestLincheckExplainsWhy(t *testing.T) {
+	_, stdout, _ := runRavel("lincheck", "--spec", "cas-register", filepath.Join(porcupineData, "jepsen", "etcd_000.log"))
+	for _, want := range []string{
+		"✗  c11  Read()    [85…86]",
+		"     31  c2  Write(2)   [65…69]",
+		"c11 Read() [85…86] answered 2, as it would have right after\n",
+		"    c2 Write(2) [65…69] (#31), but c0 Write(1) [74…75] comes after it and before c11's call, in real time, and changes the answer\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestLincheckStandardInput: - given twice is refused (standard input is read once; the
+// second read was an empty history, silently linearizable), and a run on standard input
+// without --spec says that standard input is not looked at for a spec.
+func TestLincheckStandardInput(t *testing.T) {
+	code, _, stderr := runRavel("lincheck", "--spec", "cas-register", "-", "-")
+	if code != exitUsage || !strings.Contains(stderr, "given twice") {
+		t.Errorf("- -: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runRavel("lincheck", "--format", "histories", "-")
+	if code != exitUsage || !strings.Contains(stderr, "standard input is read once, and not looked at for the specification") {
+		t.Errorf("--format histories -: exit %d, %q", code, stderr)
 	}
 }

@@ -68,3 +68,25 @@ func TestReadmeLincheckExamples(t *testing.T) {
 		t.Fatalf("the README has no %q example", prefix)
 	}
 }
+
+// TestLincheckDocsSayWhatIsThere: the README's exit status 3 names both limits that give
+// it, and docs/lincheck.md documents --json's "error" field, which lincheckResult has.
+func TestLincheckDocsSayWhatIsThere(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(readme)), " ")
+	if !strings.Contains(flat, "3 (`lincheck`) a check ended as unknown by `--timeout` or `--mem-limit`") {
+		t.Errorf("README's exit status 3 does not name --timeout and --mem-limit")
+	}
+	doc, err := os.ReadFile("../docs/lincheck.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(line, "| `--json` |") && !strings.Contains(line, "has an `error` saying why") {
+			t.Errorf("docs/lincheck.md's --json row does not document \"error\": %s", line)
+		}
+	}
+}

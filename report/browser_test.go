@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -134,9 +135,10 @@ func TestBrowserDrawsARecordedHistory(t *testing.T) {
 
 // TestBrowserLongHistoryShowsTheFailingOperation loads lincheck's page of a long history
 // (testdata/porcupine/kv/c10-bad.txt, 405 operations of 10 clients) in a 1200-pixel
-// window: the page itself does not scroll sideways (the history scrolls in its own box),
-// that box starts where the operation that cannot follow is in view, and no operations'
-// drawings meet.
+// window: only the failing key's operations are drawn (36, not every key's 405), and a
+// row of stats says so; the page itself does not scroll sideways (the history scrolls in
+// its own box), that box starts where the operation that cannot follow is in view, and
+// no operations' drawings meet.
 func TestBrowserLongHistoryShowsTheFailingOperation(t *testing.T) {
 	f, err := os.Open("../testdata/porcupine/kv/c10-bad.txt")
 	if err != nil {
@@ -156,9 +158,21 @@ func TestBrowserLongHistoryShowsTheFailingOperation(t *testing.T) {
 	if err := report.WriteHTMLFile(path, p); err != nil {
 		t.Fatal(err)
 	}
+	inKey := 0
+	for _, o := range ops {
+		if o.Input.Key == res.Partition {
+			inKey++
+		}
+	}
+	if inKey == len(ops) {
+		t.Fatalf("every operation is of key %q", res.Partition)
+	}
 	dom := headless.Chromium(t, "--window-size=1200,2000", "--dump-dom", "file://"+path)
-	for name, want := range map[string]string{"data-rendered": "true", "data-ops-drawn": strconv.Itoa(len(ops)), "data-history-overlaps": "0",
-		"data-page-wider": "false", "data-stuck-in-view": "true"} {
+	if want := fmt.Sprintf("the %d operations of key &#34;%s&#34;", inKey, res.Partition); !strings.Contains(dom, want) && !strings.Contains(dom, fmt.Sprintf("the %d operations of key &quot;%s&quot;", inKey, res.Partition)) && !strings.Contains(dom, fmt.Sprintf("the %d operations of key \"%s\"", inKey, res.Partition)) {
+		t.Errorf("no row of stats says only key %q's %d operations are drawn", res.Partition, inKey)
+	}
+	for name, want := range map[string]string{"data-rendered": "true", "data-ops-drawn": strconv.Itoa(inKey), "data-history-overlaps": "0",
+		"data-page-wider": "false", "data-stuck-in-view": "true", "data-why-wider": "false"} {
 		m := regexp.MustCompile(`<body[^>]*\s` + name + `="([^"]*)"`).FindStringSubmatch(dom)
 		if m == nil || m[1] != want {
 			t.Errorf("<body> %s = %v, want %q", name, m, want)

@@ -46,6 +46,22 @@ func Explain[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Opera
 // ExplainViolation describes a violation: the longest linearizable prefix found (its
 // last rows operations), then the operation that cannot come next, as a timeline.
 func ExplainViolation[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, rows int) string {
+	return explainViolation(spec, ops, res, rows, false)
+}
+
+// ExplainRecorded is ExplainViolation for a recorded history, whose times point into a
+// file: each operation is given with its times, [call…return] (in a Jepsen or
+// porcupine log, the lines of its invocation and its completion), for a reader to find
+// it there. The operations after which the stuck one would have answered as it did,
+// had they come just before it (a write of the value a read returned), are drawn too,
+// wherever they are in the prefix, and named below the timeline, each with the operation
+// real time puts between it and the stuck one that changes the answer: a reader sees
+// what the answer needed, where it was, and what ruled it out.
+func ExplainRecorded[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, rows int) string {
+	return explainViolation(spec, ops, res, rows, true)
+}
+
+func explainViolation[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, rows int, times bool) string {
 	e := Explain(spec, ops, res)
 	var b strings.Builder
 	where := ""
@@ -56,47 +72,195 @@ func ExplainViolation[S, I, O comparable](spec specs.Spec[S, I, O], ops []histor
 	if len(shown) > rows {
 		shown = shown[len(shown)-rows:]
 	}
+	place := make(map[int]int, len(e.Prefix)) // an operation's place in the prefix, from 1
+	for k, i := range e.Prefix {
+		place[i] = k + 1
+	}
+	var producers []int
+	if times {
+		producers = producersOf(spec, ops, res, e, place)
+	}
+	var extra []int // producers the cut prefix does not show
+	for _, j := range producers {
+		if !slices.Contains(shown, j) {
+			extra = append(extra, j)
+		}
+	}
 	fmt.Fprintf(&b, "  the longest linearizable prefix found has %d of the %d operations%s", len(e.Prefix), e.InPart, where)
 	switch {
 	case len(shown) == 0:
 		fmt.Fprintf(&b, ";\n  not even the first operation can be linearized:\n")
 	case len(shown) < len(e.Prefix):
-		fmt.Fprintf(&b, ";\n  its last %d, in linearization order, then the operation that cannot follow it:\n", len(shown))
+		fmt.Fprintf(&b, ";\n  its last %d, in linearization order, then the operation that cannot follow it", len(shown))
+		if len(extra) > 0 {
+			fmt.Fprintf(&b, "\n  (first, %s after which it would have answered as it did: see below)", plural(len(extra), "operation"))
+		}
+		b.WriteString(":\n")
 	default:
 		fmt.Fprintf(&b, ", in linearization order,\n  then the operation that cannot follow it:\n")
 	}
-	b.WriteString(timeline(spec, ops, shown, e.Prefix, res.Stuck, e.Expected))
+	slices.SortFunc(extra, func(a, c int) int {
+		// Those of the prefix in its order, then the others in call order.
+		pa, pc := place[a], place[c]
+		switch {
+		case pa > 0 && pc > 0:
+			return cmp.Compare(pa, pc)
+		case pa > 0 || pc > 0:
+			return cmp.Compare(pc, pa)
+		}
+		return cmp.Compare(ops[a].Call, ops[c].Call)
+	})
+	drawn := append(slices.Clone(extra), shown...)
+	marks := make([]string, len(drawn))
+	for k, i := range drawn {
+		marks[k] = "·"
+		if place[i] > 0 {
+			marks[k] = strconv.Itoa(place[i])
+		}
+	}
+	b.WriteString(timeline(spec, ops, drawn, marks, res.Stuck, e.Expected, times))
+	if len(producers) > 0 {
+		st := ops[res.Stuck]
+		got, _ := describeOutput(spec, st.Input, st.Output)
+		fmt.Fprintf(&b, "  c%d %s%s answered %s, as it would have right after\n", st.Client, clip(spec.Input(st.Input), 40), spanIf(st, times), clip(got, 40))
+		for _, j := range producers {
+			where := "not in the prefix"
+			if place[j] > 0 {
+				where = "#" + strconv.Itoa(place[j])
+			}
+			fmt.Fprintf(&b, "    c%d %s%s (%s)", ops[j].Client, clip(spec.Input(ops[j].Input), 40), spanIf(ops[j], times), where)
+			if k := between(spec, ops, res, e, j); k >= 0 {
+				fmt.Fprintf(&b, ", but c%d %s%s comes after it and before c%d's call, in real time, and changes the answer",
+					ops[k].Client, clip(spec.Input(ops[k].Input), 40), spanIf(ops[k], times), st.Client)
+			}
+			b.WriteByte('\n')
+		}
+	}
 	return b.String()
 }
 
-// timeline draws the operations rows, numbered by their position in the linearization
-// prefix, then the stuck operation, one row each, with each operation's span between
-// its call and its return on a shared axis (the times of the rows in order, three
-// columns apart), as histories.Timeline does.
-func timeline[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], rows, prefix []int, stuck int, expected O) string {
+// mostProducers is how many operations producersOf names.
+const mostProducers = 3
+
+// producersOf returns the operations of the failing partition, up to mostProducers of
+// them, after which the stuck operation would have answered what it did, had they come
+// right after the prefix and it right after them: a write of the value a read returned.
+// Only operations called before the stuck one returned count (a later one cannot have
+// come before it); the latest calls first. None when the stuck operation is open.
+func producersOf[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, e Explanation[I, O], place map[int]int) []int {
+	if res.Stuck < 0 || ops[res.Stuck].Open {
+		return nil
+	}
+	stuck := ops[res.Stuck]
+	state := spec.Init()
+	for _, i := range e.Prefix {
+		state, _ = spec.Apply(state, ops[i].Input)
+	}
+	if _, out := spec.Apply(state, stuck.Input); out == stuck.Output {
+		return nil // nothing is missing: the real-time order is what breaks
+	}
+	var found []int
+	for j, op := range ops {
+		if j == res.Stuck || op.Call >= stuck.Return || spec.Partition != nil && spec.Partition(op.Input) != res.Partition {
+			continue
+		}
+		next, _ := spec.Apply(state, op.Input)
+		if _, out := spec.Apply(next, stuck.Input); out == stuck.Output {
+			found = append(found, j)
+		}
+	}
+	slices.SortStableFunc(found, func(a, b int) int { return cmp.Compare(ops[b].Call, ops[a].Call) })
+	if len(found) > mostProducers {
+		found = found[:mostProducers]
+	}
+	return found
+}
+
+// between returns an operation that real time puts after producer j and before the
+// stuck operation — it was called after j returned and returned before the stuck one
+// was called — and that, coming between them, changes the stuck one's answer from the
+// one it gave; the latest to return, or -1 if none does.
+func between[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, e Explanation[I, O], j int) int {
+	stuck := ops[res.Stuck]
+	if ops[j].Open {
+		return -1
+	}
+	state := spec.Init()
+	for _, i := range e.Prefix {
+		state, _ = spec.Apply(state, ops[i].Input)
+	}
+	afterJ, _ := spec.Apply(state, ops[j].Input)
+	best := -1
+	for k, op := range ops {
+		if k == j || k == res.Stuck || op.Open || op.Call <= ops[j].Return || op.Return >= stuck.Call ||
+			spec.Partition != nil && spec.Partition(op.Input) != res.Partition {
+			continue
+		}
+		next, _ := spec.Apply(afterJ, op.Input)
+		if _, out := spec.Apply(next, stuck.Input); out != stuck.Output && (best < 0 || op.Return > ops[best].Return) {
+			best = k
+		}
+	}
+	return best
+}
+
+// spanIf is " " and span(op) when times, and "" otherwise.
+func spanIf[I, O any](op histories.Operation[I, O], times bool) string {
+	if !times {
+		return ""
+	}
+	return " " + span(op)
+}
+
+// span is an operation's times, [call…return], or [call…] when it is open.
+func span[I, O any](op histories.Operation[I, O]) string {
+	if op.Open {
+		return fmt.Sprintf("[%d…]", op.Call)
+	}
+	return fmt.Sprintf("[%d…%d]", op.Call, op.Return)
+}
+
+// plural is n with noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// timeline draws the operations rows, marked with marks, then the stuck operation, one
+// row each, with each operation's times and its span between its call and its return on
+// a shared axis (the times of the rows in order, three columns apart), as
+// histories.Timeline does.
+func timeline[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], rows []int, marks []string, stuck int, expected O, times bool) string {
 	all := slices.Clone(rows)
 	if stuck >= 0 {
 		all = append(all, stuck)
 	}
-	var times []int64
+	var axis []int64
 	for _, i := range all {
-		times = append(times, ops[i].Call)
+		axis = append(axis, ops[i].Call)
 		if !ops[i].Open {
-			times = append(times, ops[i].Return)
+			axis = append(axis, ops[i].Return)
 		}
 	}
-	slices.Sort(times)
-	times = slices.Compact(times)
-	col := func(t int64) int { i, _ := slices.BinarySearch(times, t); return i }
+	slices.Sort(axis)
+	axis = slices.Compact(axis)
+	col := func(t int64) int { i, _ := slices.BinarySearch(axis, t); return i }
 	const width = 3
-	end := len(times) * width
-	num := len(prefix) - len(rows) + 1
-	type row struct{ mark, label, span, tail string }
+	end := len(axis) * width
+	type row struct{ mark, label, at, span, tail string }
 	var out []row
 	note := "" // a DescribeOutput's panic, told once
 	for k, i := range all {
 		op := ops[i]
-		r := row{mark: strconv.Itoa(num + k), label: "c" + strconv.Itoa(op.Client) + "  " + clip(spec.Input(op.Input), 40)}
+		r := row{label: "c" + strconv.Itoa(op.Client) + "  " + clip(spec.Input(op.Input), 40)}
+		if times {
+			r.at = span(op)
+		}
+		if k < len(marks) {
+			r.mark = marks[k]
+		}
 		start := col(op.Call) * width
 		var got, want, n string
 		switch {
@@ -123,15 +287,20 @@ func timeline[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Oper
 		}
 		out = append(out, r)
 	}
-	labelW, spanW := 0, 0
+	labelW, atW, spanW := 0, 0, 0
 	for _, r := range out {
 		labelW = max(labelW, len([]rune(r.label)))
+		atW = max(atW, len([]rune(r.at)))
 		spanW = max(spanW, len([]rune(r.span)))
 	}
+	pad := func(s string, w int) string { return s + strings.Repeat(" ", w-len([]rune(s))) }
 	var b strings.Builder
 	for _, r := range out {
-		fmt.Fprintf(&b, "  %5s  %s%s  %s%s%s\n", r.mark, r.label, strings.Repeat(" ", labelW-len([]rune(r.label))),
-			r.span, strings.Repeat(" ", spanW-len([]rune(r.span))), r.tail)
+		at := ""
+		if times {
+			at = pad(r.at, atW) + "  "
+		}
+		fmt.Fprintf(&b, "  %5s  %s  %s%s%s\n", r.mark, pad(r.label, labelW), at, pad(r.span, spanW), r.tail)
 	}
 	if note != "" {
 		fmt.Fprintf(&b, "  (outputs shown with %%+v: %s)\n", note)
@@ -164,11 +333,13 @@ func describeOutputs[S, I, O comparable](spec specs.Spec[S, I, O], in I, actual,
 	return got, want, note
 }
 
-// clip shortens s to at most n runes, keeping its end (where appended values show).
+// clip shortens s to at most n runes by cutting its middle, keeping its start (the
+// operation and its key: `Put(a, "`) and its end (where appended values show).
 func clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
 	}
-	return "…" + string(r[len(r)-n+1:])
+	head := (n - 1) / 2
+	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
 }

@@ -14,11 +14,24 @@ import (
 
 // NewHistoryPage builds the page of a recorded history, which has no schedule: the
 // operations per client on an axis of their calls and returns in order, and, when res
-// says it is not linearizable, the explanation on them.
+// says it is not linearizable, the explanation on them. A violation of a partitioned
+// specification (kv) is within one partition (key): only that partition's operations
+// are drawn and listed, and a row of stats says so.
 func NewHistoryPage[S, I, O comparable](title, verdict string, stats [][2]string, spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result) Page {
 	p := Page{Title: title, Verdict: verdict, Stats: stats, Recorded: true}
+	// keep are the indices into ops of the operations drawn.
+	keep := make([]int, 0, len(ops))
+	for k, o := range ops {
+		if res.Verdict != wgl.NotLinearizable || spec.Partition == nil || spec.Partition(o.Input) == res.Partition {
+			keep = append(keep, k)
+		}
+	}
+	if len(keep) < len(ops) {
+		p.Stats = append(p.Stats, [2]string{"drawn", fmt.Sprintf("the %d operations of key %q, where the violation is (of %d in all)", len(keep), res.Partition, len(ops))})
+	}
 	var times []int64
-	for _, o := range ops {
+	for _, k := range keep {
+		o := ops[k]
 		times = append(times, o.Call)
 		if !o.Open {
 			times = append(times, o.Return)
@@ -42,8 +55,20 @@ func NewHistoryPage[S, I, O comparable](title, verdict string, stats [][2]string
 		if e.Stuck >= 0 {
 			stuck, expected = e.Stuck, spec.Output(ops[e.Stuck].Input, e.Expected)
 		}
-		p.Why = ExplainViolation(spec, ops, res, 10)
+		p.Why = ExplainRecorded(spec, ops, res, 10)
 	}
+	drawn := make([]histories.Operation[I, O], len(keep))
+	lin2, stuck2 := map[int]int{}, -1
+	for n, k := range keep {
+		drawn[n] = ops[k]
+		if lin[k] > 0 {
+			lin2[n] = lin[k]
+		}
+		if k == stuck {
+			stuck2 = n
+		}
+	}
+	ops, lin, stuck = drawn, lin2, stuck2
 	for k, o := range ops {
 		op := PageOp{Client: o.Client, Label: spec.Input(o.Input), CallAt: rank(o.Call), ReturnAt: -1, Return: -1, CallStep: 0, ReturnStep: -1, Lin: lin[k], Stuck: k == stuck}
 		op.Call = op.CallAt

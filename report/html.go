@@ -75,7 +75,7 @@ h1{font-size:20px;margin:0 0 4px} h2{font-size:16px;margin:18px 0 6px}
 table.stats td{padding:1px 10px 1px 0;font-variant-numeric:tabular-nums}
 svg text{font:12px ui-monospace,monospace}
 .op rect{fill:#cfe3ff;stroke:#3a6fb0}.op.stuck rect{fill:#ffcdd2;stroke:#c62828}.lin{fill:#1b5e20;font-weight:700}
-#whybox{background:#fff8e1;border:1px solid #ffe082;padding:6px;margin:10px 0;overflow-x:auto}#why{font-size:12px;margin:0 0 4px}
+#whybox{background:#fff8e1;border:1px solid #ffe082;padding:6px;margin:10px 0;overflow-x:auto}#why{font-size:12px;margin:0 0 4px;white-space:pre-wrap;overflow-wrap:anywhere}
 #history{display:flex;max-width:100%}#hscroll{overflow-x:auto;flex:1;min-width:0}#historynames{flex:none}.sep{stroke:#e4e4e4}#astext pre{font-size:12px;overflow-x:auto}.note{color:#b00020}.op.lit rect{fill:#ffd54f;stroke:#c77800}
 .step line{stroke:#555;stroke-width:1.2}.step text{fill:#333}
 .step.fault line{stroke:#c62828;stroke-dasharray:4 3}.step.fault text{fill:#c62828}
@@ -177,6 +177,7 @@ function toStuck(){var b=opEls[stuck].getBBox();hsc.scrollLeft=Math.max(0,b.x-Ma
 if(stuck>=0){toStuck();var sl=document.getElementById("showstuck");if(sl)sl.addEventListener("click",function(e){e.preventDefault();select(null,stuck);toStuck();opEls[stuck].scrollIntoView({block:"center",inline:"nearest"});});
   var sr=opEls[stuck].getBoundingClientRect(),hr=hsc.getBoundingClientRect();document.body.setAttribute("data-stuck-in-view",sr.x>=hr.x&&sr.x<hr.x+hr.width?"true":"false");}
 document.body.setAttribute("data-page-wider",document.documentElement.scrollWidth>document.documentElement.clientWidth?"true":"false");
+var wb=document.getElementById("whybox");if(wb)document.body.setAttribute("data-why-wider",wb.scrollWidth>wb.clientWidth?"true":"false"); // an explanation line running off its box
 var h=/step=(\d+)/.exec(location.hash);if(h&&+h[1]>=1&&+h[1]<=steps.length)select(+h[1]-1,null); // a link to a step: report.html#step=4
 document.body.setAttribute("data-ops-drawn",document.querySelectorAll("#historysvg .op").length);
 // Pairs of operations whose drawings (bar, label, place number) meet: 0 on a readable page.

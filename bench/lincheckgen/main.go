@@ -28,8 +28,11 @@ import (
 	"strings"
 )
 
+// formatHelp is -format's help: every format main writes.
+const formatHelp = "ravel (sequential register writes), jepsen (a concurrent compare-and-set register) or repeat (the Jepsen log -from, repeated to -ops operations)"
+
 func main() {
-	format := flag.String("format", "ravel", "ravel (sequential register writes) or jepsen (a concurrent compare-and-set register)")
+	format := flag.String("format", "ravel", formatHelp)
 	ops := flag.Int("ops", 558865, "the number of operations")
 	seed := flag.Uint64("seed", 1, "the seed of the jepsen history")
 	procs := flag.Int("procs", 5, "jepsen: the processes running at once")
