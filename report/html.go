@@ -26,7 +26,7 @@ func WriteHTML(w io.Writer, p Page) error {
 	}
 	esc := html.EscapeString
 	okClass := ""
-	if v := p.Verdict; (strings.HasPrefix(v, "no violation") || strings.HasSuffix(v, "linearizable")) && !strings.Contains(v, "not") {
+	if v := p.Verdict; (strings.HasPrefix(v, "no violation") || strings.HasSuffix(v, "linearizable")) && !strings.Contains(v, "not") && !strings.Contains(v, "incomplete") {
 		okClass = " ok"
 	}
 	why := ""
