@@ -657,10 +657,11 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	default:
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}
-	fmt.Fprintf(w, "\n%s", report.TextMode(sys, v.Steps, v.Events, r.reflective))
-	if note := minimizedNote(v); note != "" {
-		fmt.Fprintf(w, "(the schedule above%s)\n", note)
+	note := ""
+	if m := minimizedNote(v); m != "" {
+		note = fmt.Sprintf("(the schedule above%s)", m)
 	}
+	fmt.Fprintf(w, "\n%s", report.TextModeNote(sys, v.Steps, v.Events, r.reflective, note))
 	if v.Stack != "" {
 		fmt.Fprintf(w, "\nstack of the panic:\n%s", indent(v.Stack))
 	}

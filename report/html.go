@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"os"
@@ -54,12 +55,26 @@ func WriteHTML(w io.Writer, p Page) error {
 		}
 		text = `<details id="astext" open><summary>` + what + ` as text</summary><pre>` + esc(p.Text) + `</pre></details>`
 	}
+	pending := ""
+	if len(p.Pending) > 0 {
+		// After the schedule, as the text has it: the message never delivered is often
+		// the point of a counterexample.
+		var b strings.Builder
+		for i, m := range p.Pending {
+			if i == maxPendingShown {
+				fmt.Fprintf(&b, "… and %d more\n", len(p.Pending)-i)
+				break
+			}
+			b.WriteString(esc(m) + "\n")
+		}
+		pending = `<div id="pending"><p>Pending at the end (never delivered in this schedule):</p><pre>` + b.String() + `</pre></div>`
+	}
 	var stats strings.Builder
 	for _, r := range p.Stats {
 		stats.WriteString("<tr><td>" + esc(r[0]) + "</td><td>" + esc(r[1]) + "</td></tr>")
 	}
 	page := strings.NewReplacer("{{TITLE}}", esc(p.Title), "{{VERDICT}}", esc(p.Verdict), "{{OK}}", okClass, "{{WHY}}", why,
-		"{{NOTE}}", esc(note), "{{TEXT}}", text, "{{STATS}}", stats.String(), "{{DATA}}", string(data)).Replace(pageTemplate)
+		"{{NOTE}}", esc(note), "{{TEXT}}", text, "{{PENDING}}", pending, "{{STATS}}", stats.String(), "{{DATA}}", string(data)).Replace(pageTemplate)
 	_, err = io.WriteString(w, page)
 	return err
 }
@@ -85,6 +100,7 @@ svg text{font:12px ui-monospace,monospace}
 .life{stroke:#bbb;stroke-dasharray:2 3}
 #layout{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 #states{position:sticky;top:8px;width:360px}
+#pending p{margin:8px 0 2px}#pending pre{font-size:12px;margin:0 0 0 16px;white-space:pre-wrap}
 #states pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;margin:4px 0;white-space:pre-wrap;word-break:break-all;font-size:12px}
 </style></head>
 <body>
@@ -94,7 +110,7 @@ svg text{font:12px ui-monospace,monospace}
 <h2>History</h2><p id="historynote">{{NOTE}}</p>
 <div id="history"></div>
 {{TEXT}}
-<div id="layout"><div><h2>Schedule</h2><p>One lifeline per client and actor, one numbered arrow per delivery (faults dashed red). Hover or click a step.</p><div id="msc"></div></div>
+<div id="layout"><div><h2>Schedule</h2><p>One lifeline per client and actor, one numbered arrow per delivery (faults dashed red). Hover or click a step.</p><div id="msc"></div>{{PENDING}}</div>
 <div id="states"><h2 id="stateshead">States at the start</h2><div id="statesbody"></div></div></div>
 <h2>Run</h2><table class="stats" id="stats">{{STATS}}</table>
 <script id="data" type="application/json">{{DATA}}</script>

@@ -24,6 +24,9 @@ type Page struct {
 	Initial []string `json:"initial"`
 	// Events is the number of events of the history.
 	Events int `json:"events"`
+	// Pending are the messages, requests and timers pending at the end of the schedule,
+	// never delivered in it (DescribePending), in the order they were sent.
+	Pending []string `json:"pending,omitempty"`
 	// Why explains a violation of linearizability (ExplainViolation); "" if none.
 	Why string `json:"why"`
 	// Recorded marks the page of a recorded history (NewHistoryPage): no schedule, and
@@ -107,6 +110,11 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 			st.Msg = explorer.DescribeFault(sys, d)
 		}
 		p.Steps = append(p.Steps, st)
+	}
+	if len(steps) > 0 {
+		for _, d := range s.Pending() {
+			p.Pending = append(p.Pending, DescribePending(sys, d))
+		}
 	}
 	events := s.Events()
 	p.Events = len(events)
