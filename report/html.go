@@ -160,7 +160,7 @@ opEls.forEach(function(g,k){g.setAttribute("transform","translate(0,"+RH*(rowOf[
 hs.setAttribute("height",RH*rows+10);hn.setAttribute("height",RH*rows+10);
 // Message sequence chart.
 var L=P.lifelines.length,CW=120,MX=70,SY=46,DY=30;
-var ms=el("svg",{width:MX*2+CW*(L-1)+100,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
+var MW=MX*2+CW*(L-1)+100,ms=el("svg",{width:MW,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
 var defs=el("defs",{},ms),mk=el("marker",{id:"arr",markerWidth:8,markerHeight:8,refX:7,refY:4,orient:"auto",markerUnits:"userSpaceOnUse"},defs);el("path",{d:"M0,0 L8,4 L0,8 z",fill:"#555"},mk);
 for(var i=0;i<L;i++){var x=MX+CW*i;el("text",{x:x,y:16,"text-anchor":"middle","font-weight":i<nc?"400":"700"},ms,P.lifelines[i]);el("line",{"class":"life",x1:x,y1:24,x2:x,y2:SY+DY*steps.length+10},ms);}
 if(!steps.length)document.getElementById("layout").style.display="none"; // a recorded history has no schedule
@@ -169,11 +169,20 @@ var stepEls=steps.map(function(s,j){
   var x1=MX+CW*s.from,x2=MX+CW*s.to;if(x1===x2)x2=x1+30;
   el("rect",{x:Math.min(x1,x2)-4,y:y-14,width:Math.abs(x2-x1)+8,height:DY-4,fill:"transparent"},g);
   el("line",{x1:x1,y1:y,x2:x2,y2:y,"marker-end":"url(#arr)"},g);
-  el("text",{x:Math.min(x1,x2)+4,y:y-4},g,s.n+"  "+s.msg+(s.fault?"  ["+s.kind+"]":""));
+  // A label starts at its arrow's left end; one that would run past the chart's right
+  // edge (an arrow between the right-most lifelines) ends at its arrow's right end
+  // instead, and one too long for either widens the chart: no label is cut off.
+  var t=el("text",{x:Math.min(x1,x2)+4,y:y-4},g,s.n+"  "+s.msg+(s.fault?"  ["+s.kind+"]":"")),tw=t.getComputedTextLength();
+  if(Math.min(x1,x2)+4+tw>MW-4&&Math.max(x1,x2)-4-tw>=4){t.setAttribute("x",Math.max(x1,x2)-4);t.setAttribute("text-anchor","end");}
+  else MW=Math.max(MW,Math.min(x1,x2)+4+tw+8);
   g.setAttribute("data-linked-ops",(s.ops||[]).join(","));
   g.addEventListener("mouseenter",function(){select(j,null,true);});
   g.addEventListener("click",function(){select(j,null);});
   return g;});
+ms.setAttribute("width",MW);
+// Labels that run out of the chart: 0 on a readable page.
+var clipped=0;stepEls.forEach(function(g){var b=g.querySelector("text").getBBox();if(b.x<0||b.x+b.width>MW)clipped++;});
+document.body.setAttribute("data-labels-clipped",clipped);
 var sticky=null;
 function showStates(j){
   var head=document.getElementById("stateshead"),body=document.getElementById("statesbody");
