@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
@@ -106,8 +107,13 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 		}
 		st := PageStep{N: i + 1, From: lifeline(d.From), To: lifeline(d.To), Kind: d.Kind.String(),
 			Msg: explorer.DescribeMessageOf(sys, d.Msg), Fault: d.Kind.IsFault(), States: states(s.Actors())}
-		if st.Fault {
+		switch {
+		case st.Fault:
 			st.Msg = explorer.DescribeFault(sys, d)
+		case d.Timer != "":
+			// Which timer fired, as the text's schedule says: its arrow goes from the
+			// actor to itself, so the label names the timer (probe Y15).
+			st.Msg = "timer " + strconv.Quote(d.Timer) + " " + st.Msg
 		}
 		p.Steps = append(p.Steps, st)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/systems/leader"
 	"github.com/ravelmc/ravel/systems/paxos"
 )
 
@@ -85,5 +86,40 @@ func TestNothingPendingListsNothing(t *testing.T) {
 	}
 	if got := report.PendingText(nil, nil); got != "" {
 		t.Errorf("PendingText of nothing is %q, want \"\"", got)
+	}
+}
+
+// TestPageNamesTheTimer: the page labels a timer's step with the timer's name, as the
+// text's schedule does (`timer "election" Tick{}`), not just its message, Tick{}, which
+// does not say which timer fired (probe Y15).
+func TestPageNamesTheTimer(t *testing.T) {
+	sys, err := leader.NewBuggy(3, "1w1r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := explorer.NewSession(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var timer *explorer.Delivery
+	for _, d := range s.Enabled() {
+		if d.Timer != "" {
+			timer = &d
+			break
+		}
+	}
+	if timer == nil {
+		t.Fatal("leader-buggy has no timer enabled at the start: the test needs one")
+	}
+	p, err := report.NewPage(&sys, "leader-buggy", "", nil, []explorer.Delivery{*timer}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `timer "` + timer.Timer + `" ` + explorer.DescribeMessage(timer.Msg)
+	if got := p.Steps[0].Msg; got != want {
+		t.Errorf("the timer's step is labelled %q, want %q", got, want)
+	}
+	if line := explorer.DescribeDelivery(&sys, 1, *timer); !strings.HasSuffix(line, want) {
+		t.Errorf("the text's schedule says %q, the page %q: they should agree", line, want)
 	}
 }
