@@ -22,6 +22,11 @@ type Execution struct {
 	Failure string
 	// Stack is the handler's stack at a panic.
 	Stack string
+	// Pending are the messages, requests and armed timers still pending in the final
+	// state, never delivered by the schedule, in the order they were sent (the report's
+	// "pending at the end": a message never delivered is often the point of a
+	// counterexample).
+	Pending []Delivery
 }
 
 // Replay runs the schedule ids — event identities, as in a Violation's Steps — on sys
@@ -84,11 +89,23 @@ func replay(x *executor, ids []uint64, like map[uint64]uint64) (*Execution, erro
 			ex.Failure, ex.Stack = f.kind+": "+f.msg, f.stack
 			ex.Events = log[:next.events]
 			ex.Fingerprint = next.fingerprint()
+			ex.Pending = pendingOf(next)
 			return ex, nil
 		}
 		s = next
 	}
 	ex.Events = log[:s.events]
 	ex.Fingerprint = s.fingerprint()
+	ex.Pending = pendingOf(s)
 	return ex, nil
+}
+
+// pendingOf lists the events pending in s — messages, requests and armed timers, not
+// faults — as deliveries, in pending order.
+func pendingOf(s *state) []Delivery {
+	out := make([]Delivery, len(s.pending))
+	for i, p := range s.pending {
+		out[i] = deliveryOf(p.ev)
+	}
+	return out
 }

@@ -104,6 +104,10 @@ func (s *Session) Events() []histories.Event { return s.log[:s.cur().events] }
 // never change them.
 func (s *Session) Actors() []model.Actor { return s.cur().actors }
 
+// Pending are the messages, requests and armed timers pending now, not yet delivered, in
+// the order they were sent (Execution.Pending).
+func (s *Session) Pending() []Delivery { return pendingOf(s.cur()) }
+
 // Fingerprint is the current state's fingerprint, as Execution.Fingerprint.
 func (s *Session) Fingerprint() uint64 { return s.cur().fingerprint() }
 

@@ -3,6 +3,7 @@ package ravelcli
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
@@ -22,9 +23,10 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 		stats = append(stats, [2]string{"workload", r.Workload})
 	}
 	title := "ravel check " + r.System
-	verdict := "no violation found"
-	if r.HistoriesUnjudged > 0 {
-		verdict = "no verdict: the specification panicked"
+	// As the text report ends: an incomplete search says so (noViolationVerdict).
+	verdict := strings.TrimSuffix(strings.TrimSuffix(noViolationVerdict(r), " (below)"), " (see the note above)")
+	if hint := searchHint(r); !r.Complete && r.HistoriesUnjudged == 0 && hint != "" {
+		verdict += "; " + strings.TrimPrefix(hint, "hint: ")
 	}
 	var steps []explorer.Delivery
 	if v := res.First; v != nil {

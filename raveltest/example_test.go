@@ -57,6 +57,10 @@ func ExampleCheck() {
 	//    2  n0 → n1  WriteReplica{req:c0.0 ver:1 val:1}
 	//    3  n1 → n0  WriteReplicaAck{req:c0.0}  → c0 Write(1) returns ok
 	//    4  c2 → n2  Request{c2.0 Read()}  → c2 invokes Read(); c2 Read() returns 0
+	//
+	// pending at the end (never delivered in this schedule):
+	//       c1 → n1  Request{c1.0 Read()}
+	//       n0 → n2  WriteReplica{req:c0.0 ver:1 val:1}
 }
 
 // Sampler samples schedules at random with one of package samplers' samplers instead of

@@ -14,9 +14,12 @@ import (
 	"github.com/ravelmc/ravel/formats"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/internal/headless"
+	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/systems/abd"
+	"github.com/ravelmc/ravel/systems/adr"
+	"github.com/ravelmc/ravel/systems/paxos"
 	"github.com/ravelmc/ravel/systems/register"
 	"github.com/ravelmc/ravel/wgl"
 )
@@ -205,5 +208,57 @@ func TestBrowserCleanCheckDrawsNoLanes(t *testing.T) {
 	if !regexp.MustCompile(`<div id="history" style="display: none;?"`).MatchString(dom) {
 		m := regexp.MustCompile(`<div id="history"[^>]*>`).FindString(dom)
 		t.Errorf("the empty history is shown: %s", m)
+	}
+}
+
+// TestBrowserKeepsStepLabelsWhole loads the pages of adr-buggy's and paxos-buggy's
+// counterexamples, and of a step whose label is longer than the chart is wide, and checks,
+// in the DOM, that no step's label runs out of the message chart: the labels of arrows
+// between the right-most lifelines used to be cut off at its right edge, hiding adr's
+// val:0 and val:1, which explain the wrong read (probe Y12).
+func TestBrowserKeepsStepLabelsWhole(t *testing.T) {
+	found := func(name string, sys model.System, err error) func(t *testing.T) report.Page {
+		return func(t *testing.T) report.Page {
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := explorer.Run(context.Background(), sys, explorer.Options{Minimize: true})
+			if err != nil || res.First == nil {
+				t.Fatalf("no violation: %v", err)
+			}
+			p, err := report.NewPage(&sys, name, "VIOLATION", nil, res.First.Steps, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+	}
+	adrSys, adrErr := adr.NewBuggy(2, adr.DefaultRetries, "2r1w")
+	paxosSys, paxosErr := paxos.NewBuggy(2, paxos.DefaultRetries, "2r1w")
+	for _, c := range []struct {
+		name string
+		page func(t *testing.T) report.Page
+	}{
+		{"adr-buggy", found("adr-buggy", adrSys, adrErr)},
+		{"paxos-buggy", found("paxos-buggy", paxosSys, paxosErr)},
+		{"a label longer than the chart", func(t *testing.T) report.Page {
+			return report.Page{Title: "long", Lifelines: []string{"c0", "n0", "n1"}, Clients: 1, Initial: []string{"", ""},
+				Steps: []report.PageStep{{N: 1, From: 1, To: 2, Kind: "message", Msg: "Long{" + strings.Repeat("field:value ", 40) + "}"}}}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "report.html")
+			if err := report.WriteHTMLFile(path, c.page(t)); err != nil {
+				t.Fatal(err)
+			}
+			dom := headless.Chromium(t, "--dump-dom", "file://"+path)
+			m := regexp.MustCompile(`<body[^>]*\sdata-labels-clipped="([^"]*)"`).FindStringSubmatch(dom)
+			if m == nil {
+				t.Fatalf("<body> has no data-labels-clipped: the script did not run\n%.2000s", dom)
+			}
+			if m[1] != "0" {
+				t.Errorf("%s step labels run out of the chart, want 0", m[1])
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"os"
@@ -26,7 +27,7 @@ func WriteHTML(w io.Writer, p Page) error {
 	}
 	esc := html.EscapeString
 	okClass := ""
-	if v := p.Verdict; (strings.HasPrefix(v, "no violation") || strings.HasSuffix(v, "linearizable")) && !strings.Contains(v, "not") {
+	if v := p.Verdict; (strings.HasPrefix(v, "no violation") || strings.HasSuffix(v, "linearizable")) && !strings.Contains(v, "not") && !strings.Contains(v, "incomplete") {
 		okClass = " ok"
 	}
 	why := ""
@@ -54,12 +55,26 @@ func WriteHTML(w io.Writer, p Page) error {
 		}
 		text = `<details id="astext" open><summary>` + what + ` as text</summary><pre>` + esc(p.Text) + `</pre></details>`
 	}
+	pending := ""
+	if len(p.Pending) > 0 {
+		// After the schedule, as the text has it: the message never delivered is often
+		// the point of a counterexample.
+		var b strings.Builder
+		for i, m := range p.Pending {
+			if i == maxPendingShown {
+				fmt.Fprintf(&b, "… and %d more\n", len(p.Pending)-i)
+				break
+			}
+			b.WriteString(esc(m) + "\n")
+		}
+		pending = `<div id="pending"><p>Pending at the end (never delivered in this schedule):</p><pre>` + b.String() + `</pre></div>`
+	}
 	var stats strings.Builder
 	for _, r := range p.Stats {
 		stats.WriteString("<tr><td>" + esc(r[0]) + "</td><td>" + esc(r[1]) + "</td></tr>")
 	}
 	page := strings.NewReplacer("{{TITLE}}", esc(p.Title), "{{VERDICT}}", esc(p.Verdict), "{{OK}}", okClass, "{{WHY}}", why,
-		"{{NOTE}}", esc(note), "{{TEXT}}", text, "{{STATS}}", stats.String(), "{{DATA}}", string(data)).Replace(pageTemplate)
+		"{{NOTE}}", esc(note), "{{TEXT}}", text, "{{PENDING}}", pending, "{{STATS}}", stats.String(), "{{DATA}}", string(data)).Replace(pageTemplate)
 	_, err = io.WriteString(w, page)
 	return err
 }
@@ -85,6 +100,7 @@ svg text{font:12px ui-monospace,monospace}
 .life{stroke:#bbb;stroke-dasharray:2 3}
 #layout{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 #states{position:sticky;top:8px;width:360px}
+#pending p{margin:8px 0 2px}#pending pre{font-size:12px;margin:0 0 0 16px;white-space:pre-wrap}
 #states pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;margin:4px 0;white-space:pre-wrap;word-break:break-all;font-size:12px}
 </style></head>
 <body>
@@ -94,7 +110,7 @@ svg text{font:12px ui-monospace,monospace}
 <h2>History</h2><p id="historynote">{{NOTE}}</p>
 <div id="history"></div>
 {{TEXT}}
-<div id="layout"><div><h2>Schedule</h2><p>One lifeline per client and actor, one numbered arrow per delivery (faults dashed red). Hover or click a step.</p><div id="msc"></div></div>
+<div id="layout"><div><h2>Schedule</h2><p>One lifeline per client and actor, one numbered arrow per delivery (faults dashed red). Hover or click a step.</p><div id="msc"></div>{{PENDING}}</div>
 <div id="states"><h2 id="stateshead">States at the start</h2><div id="statesbody"></div></div></div>
 <h2>Run</h2><table class="stats" id="stats">{{STATS}}</table>
 <script id="data" type="application/json">{{DATA}}</script>
@@ -144,7 +160,7 @@ opEls.forEach(function(g,k){g.setAttribute("transform","translate(0,"+RH*(rowOf[
 hs.setAttribute("height",RH*rows+10);hn.setAttribute("height",RH*rows+10);
 // Message sequence chart.
 var L=P.lifelines.length,CW=120,MX=70,SY=46,DY=30;
-var ms=el("svg",{width:MX*2+CW*(L-1)+100,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
+var MW=MX*2+CW*(L-1)+100,ms=el("svg",{width:MW,height:SY+DY*(steps.length+1),id:"mscsvg"},document.getElementById("msc"));
 var defs=el("defs",{},ms),mk=el("marker",{id:"arr",markerWidth:8,markerHeight:8,refX:7,refY:4,orient:"auto",markerUnits:"userSpaceOnUse"},defs);el("path",{d:"M0,0 L8,4 L0,8 z",fill:"#555"},mk);
 for(var i=0;i<L;i++){var x=MX+CW*i;el("text",{x:x,y:16,"text-anchor":"middle","font-weight":i<nc?"400":"700"},ms,P.lifelines[i]);el("line",{"class":"life",x1:x,y1:24,x2:x,y2:SY+DY*steps.length+10},ms);}
 if(!steps.length)document.getElementById("layout").style.display="none"; // a recorded history has no schedule
@@ -153,11 +169,20 @@ var stepEls=steps.map(function(s,j){
   var x1=MX+CW*s.from,x2=MX+CW*s.to;if(x1===x2)x2=x1+30;
   el("rect",{x:Math.min(x1,x2)-4,y:y-14,width:Math.abs(x2-x1)+8,height:DY-4,fill:"transparent"},g);
   el("line",{x1:x1,y1:y,x2:x2,y2:y,"marker-end":"url(#arr)"},g);
-  el("text",{x:Math.min(x1,x2)+4,y:y-4},g,s.n+"  "+s.msg+(s.fault?"  ["+s.kind+"]":""));
+  // A label starts at its arrow's left end; one that would run past the chart's right
+  // edge (an arrow between the right-most lifelines) ends at its arrow's right end
+  // instead, and one too long for either widens the chart: no label is cut off.
+  var t=el("text",{x:Math.min(x1,x2)+4,y:y-4},g,s.n+"  "+s.msg+(s.fault?"  ["+s.kind+"]":"")),tw=t.getComputedTextLength();
+  if(Math.min(x1,x2)+4+tw>MW-4&&Math.max(x1,x2)-4-tw>=4){t.setAttribute("x",Math.max(x1,x2)-4);t.setAttribute("text-anchor","end");}
+  else MW=Math.max(MW,Math.min(x1,x2)+4+tw+8);
   g.setAttribute("data-linked-ops",(s.ops||[]).join(","));
   g.addEventListener("mouseenter",function(){select(j,null,true);});
   g.addEventListener("click",function(){select(j,null);});
   return g;});
+ms.setAttribute("width",MW);
+// Labels that run out of the chart: 0 on a readable page.
+var clipped=0;stepEls.forEach(function(g){var b=g.querySelector("text").getBBox();if(b.x<0||b.x+b.width>MW)clipped++;});
+document.body.setAttribute("data-labels-clipped",clipped);
 var sticky=null;
 function showStates(j){
   var head=document.getElementById("stateshead"),body=document.getElementById("statesbody");

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
@@ -24,6 +25,9 @@ type Page struct {
 	Initial []string `json:"initial"`
 	// Events is the number of events of the history.
 	Events int `json:"events"`
+	// Pending are the messages, requests and timers pending at the end of the schedule,
+	// never delivered in it (DescribePending), in the order they were sent.
+	Pending []string `json:"pending,omitempty"`
 	// Why explains a violation of linearizability (ExplainViolation); "" if none.
 	Why string `json:"why"`
 	// Recorded marks the page of a recorded history (NewHistoryPage): no schedule, and
@@ -103,10 +107,20 @@ func NewPage(sys *model.System, title, verdict string, stats [][2]string, steps 
 		}
 		st := PageStep{N: i + 1, From: lifeline(d.From), To: lifeline(d.To), Kind: d.Kind.String(),
 			Msg: explorer.DescribeMessageOf(sys, d.Msg), Fault: d.Kind.IsFault(), States: states(s.Actors())}
-		if st.Fault {
+		switch {
+		case st.Fault:
 			st.Msg = explorer.DescribeFault(sys, d)
+		case d.Timer != "":
+			// Which timer fired, as the text's schedule says: its arrow goes from the
+			// actor to itself, so the label names the timer (probe Y15).
+			st.Msg = "timer " + strconv.Quote(d.Timer) + " " + st.Msg
 		}
 		p.Steps = append(p.Steps, st)
+	}
+	if len(steps) > 0 {
+		for _, d := range s.Pending() {
+			p.Pending = append(p.Pending, DescribePending(sys, d))
+		}
 	}
 	events := s.Events()
 	p.Events = len(events)

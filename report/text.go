@@ -17,21 +17,59 @@ import (
 // identities the schedule's are: the reflective fingerprint's (a run with
 // explorer.Options.Reflective) or the default's.
 func EventSteps(sys *model.System, steps []explorer.Delivery, reflective bool) ([]int, error) {
+	out, _, err := eventSteps(sys, steps, reflective)
+	return out, err
+}
+
+// eventSteps is EventSteps, with the replay of the whole schedule.
+func eventSteps(sys *model.System, steps []explorer.Delivery, reflective bool) ([]int, *explorer.Execution, error) {
 	ids := make([]uint64, len(steps))
 	for i, d := range steps {
 		ids[i] = d.ID
 	}
 	var out []int
+	var ex *explorer.Execution
 	for k := 0; k <= len(ids); k++ {
-		ex, err := explorer.Replay(*sys, ids[:k], reflective)
-		if err != nil {
-			return nil, err
+		var err error
+		if ex, err = explorer.Replay(*sys, ids[:k], reflective); err != nil {
+			return nil, nil, err
 		}
 		for len(out) < len(ex.Events) {
 			out = append(out, k)
 		}
 	}
-	return out, nil
+	return out, ex, nil
+}
+
+// maxPendingShown bounds the list of what is pending at the end of a counterexample: a
+// protocol that floods leaves hundreds, and the first ones say what the list says.
+const maxPendingShown = 20
+
+// PendingText lists the messages, requests and timers pending at the end of a schedule
+// of sys (explorer.Execution.Pending), never delivered in it, aligned under the
+// schedule's lines: the message a counterexample never delivers is often its cause
+// (probe Y11: paxos-buggy's Accept of slot 0). "" when nothing is pending.
+func PendingText(sys *model.System, pending []explorer.Delivery) string {
+	if len(pending) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("pending at the end (never delivered in this schedule):\n")
+	for i, d := range pending {
+		if i == maxPendingShown {
+			fmt.Fprintf(&b, "      … and %d more\n", len(pending)-i)
+			break
+		}
+		b.WriteString("      " + DescribePending(sys, d) + "\n")
+	}
+	return b.String()
+}
+
+// DescribePending renders a pending message as a schedule's line renders its delivery,
+// without a step number: "n0 → n1  Accept{ballot:1 slot:0 c1.0 Get(k1)}", or for a timer
+// `n0 → n0  timer "election" Tick{}`.
+func DescribePending(sys *model.System, d explorer.Delivery) string {
+	return strings.TrimLeft(explorer.DescribeDelivery(sys, 0, d)[4:], " ")
 }
 
 // Text is the counterexample as one view: the timeline, every invocation and response
@@ -45,17 +83,29 @@ func Text(sys *model.System, steps []explorer.Delivery, events []histories.Event
 // TextMode is Text for a schedule whose event identities are the reflective fingerprint's
 // when reflective is set (a run with explorer.Options.Reflective), the default's otherwise.
 func TextMode(sys *model.System, steps []explorer.Delivery, events []histories.Event, reflective bool) string {
+	return TextModeNote(sys, steps, events, reflective, "")
+}
+
+// TextModeNote is TextMode with note, a line that says something of the schedule
+// ("(the schedule above; minimized from 12 steps to 10)"), right under the schedule and
+// before what is left pending at its end; "" for none.
+func TextModeNote(sys *model.System, steps []explorer.Delivery, events []histories.Event, reflective bool, note string) string {
+	if note != "" && !strings.HasSuffix(note, "\n") {
+		note += "\n"
+	}
 	var b strings.Builder
 	b.WriteString("history (each operation spans its invocation … its response):\n")
 	b.WriteString(histories.Timeline(sys, events))
 	if why := Why(sys, events); why != "" {
 		b.WriteString("\nwhy it is not linearizable:\n" + why)
 	}
-	at, err := EventSteps(sys, steps, reflective)
+	at, ex, err := eventSteps(sys, steps, reflective)
 	if err != nil || len(at) < len(events) {
-		// A non-deterministic handler: the schedule alone does not give the events back.
+		// A non-deterministic handler: the schedule alone does not give the events back,
+		// nor what it leaves pending.
 		b.WriteString("\nschedule (deliveries in order):\n")
 		b.WriteString(explorer.DescribeSchedule(sys, steps))
+		b.WriteString(note)
 		return b.String()
 	}
 	b.WriteString("\nevents, each with the step that caused it (0: the start):\n")
@@ -75,6 +125,10 @@ func TextMode(sys *model.System, steps []explorer.Delivery, events []histories.E
 			b.WriteString("  → " + strings.Join(caused[i+1], "; "))
 		}
 		b.WriteByte('\n')
+	}
+	b.WriteString(note)
+	if pending := PendingText(sys, ex.Pending); pending != "" {
+		b.WriteString("\n" + pending)
 	}
 	return b.String()
 }
