@@ -380,7 +380,9 @@ func (n *Node) depose(ctx *model.Ctx, term int, leader model.ID) {
 }
 
 // Harnesses: "1w1r", a write at n0 and a read at n1; "1w2r", a write at n0 and a read
-// at each other node; "2w1r", writes at n0 and n1 and a read at n2.
+// at each other node; "2w1r", writes at n0 and n1 and a read at n2; "1rw", one client at
+// n1 that writes and then reads (the smallest, used with faults). The names put the
+// writes first; register, adr, paxos and chord put the reads first (ravel list leader).
 var Harnesses = map[string][]model.Client[specs.RegisterInput]{
 	"1w1r": {model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read())},
 	"1rw":  {model.Calls(1, specs.Write(1), specs.Read())},
