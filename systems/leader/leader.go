@@ -93,8 +93,23 @@ type Tick struct{}
 
 func (m Fwd) String() string { return "Fwd{" + m.Req.String() + " " + m.Input.String() + "}" }
 func (m Accept) String() string {
-	return "Accept{t" + strconv.Itoa(m.Term) + " v" + strconv.Itoa(m.Ver) + " " + strconv.Itoa(m.Val) + "}"
+	return "Accept{term:" + strconv.Itoa(m.Term) + " ver:" + strconv.Itoa(m.Ver) + " val:" + strconv.Itoa(m.Val) + "}"
 }
+func (m AcceptOK) String() string {
+	return "AcceptOK{term:" + strconv.Itoa(m.Term) + " ver:" + strconv.Itoa(m.Ver) + "}"
+}
+func (m Check) String() string {
+	return "Check{term:" + strconv.Itoa(m.Term) + " req:" + m.Req.String() + "}"
+}
+func (m CheckOK) String() string {
+	return "CheckOK{term:" + strconv.Itoa(m.Term) + " req:" + m.Req.String() + "}"
+}
+func (m Prepare) String() string { return "Prepare{term:" + strconv.Itoa(m.Term) + "}" }
+func (m Promise) String() string {
+	return "Promise{term:" + strconv.Itoa(m.Term) + " ver:" + strconv.Itoa(m.Ver) + " val:" + strconv.Itoa(m.Val) + "}"
+}
+func (m Heartbeat) String() string   { return "Heartbeat{term:" + strconv.Itoa(m.Term) + "}" }
+func (m HeartbeatOK) String() string { return "HeartbeatOK{term:" + strconv.Itoa(m.Term) + "}" }
 
 // HashState fingerprints the message.
 func (m Fwd) HashState(h *model.Hasher) {
