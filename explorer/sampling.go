@@ -369,7 +369,7 @@ func (s *session) observe(e *engine, w *modelWorld, st samplers.RunStats) {
 	s.traces[s.traceKey(e)]++
 }
 
-// traceKey identifies the run's trace (SAMPLERS.md §1): an order-independent hash of the
+// traceKey identifies the run's trace (docs/samplers.md): an order-independent hash of the
 // (earlier, later) pairs of dependent events delivered.
 func (s *session) traceKey(e *engine) uint64 {
 	evs := s.evbuf[:0]

@@ -170,7 +170,7 @@ func exactThroughEngine(t *testing.T, sys model.System, cfg *samplers.Config) fl
 	return p
 }
 
-// TestExactThroughEngine: the test vectors of SAMPLERS.md §4, as actor systems run by
+// TestExactThroughEngine: the test vectors of docs/samplers.md, "How we know they are right", as actor systems run by
 // the explorer with every draw enumerated, give the table's exact probabilities.
 func TestExactThroughEngine(t *testing.T) {
 	before := func(a, b string) func([]string) bool {
@@ -231,7 +231,7 @@ func TestExactThroughEngine(t *testing.T) {
 	}
 }
 
-// TestSamplerRunReplaysAlone is SAMPLERS.md §4.4 through the engine: run r of a session
+// TestSamplerRunReplaysAlone is docs/samplers.md, "How we know they are right" through the engine: run r of a session
 // alone (FirstRun r, one schedule) delivers what it delivered after runs 0…r−1.
 func TestSamplerRunReplaysAlone(t *testing.T) {
 	fig3 := newShape([][3]string{{"A", "1", ""}, {"C", "1", ""}, {"E", "2", ""}, {"B", "1", "A"}, {"D", "3", "C"}, {"F", "2", "E"}}, 1,
@@ -267,7 +267,7 @@ func TestSamplerRunReplaysAlone(t *testing.T) {
 }
 
 // TestMicrobenchRandomWalkExact: on the micro-benchmark, the random walk hits bug 1 with
-// probability exactly 6^−L whatever k (SAMPLERS.md §6), through the engine with every
+// probability exactly 6^−L whatever k (docs/samplers.md, "The micro-benchmark of Ozkan et al. 2019"), through the engine with every
 // draw enumerated.
 func TestMicrobenchRandomWalkExact(t *testing.T) {
 	for _, tc := range []struct{ L, k int }{{1, 0}, {1, 2}, {2, 0}, {2, 1}} {

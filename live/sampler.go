@@ -8,7 +8,7 @@ import (
 )
 
 // The live runner schedules with the samplers of package samplers, the same code the
-// model checker uses (SAMPLERS.md §7), through the small interface below: an intercepted
+// model checker uses (docs/samplers.md), through the small interface below: an intercepted
 // message is an event, the messages delivered to its sender before it was sent are the
 // events it is causally after, and every message counts as racy (a live cluster declares
 // nothing, and calibration runs would cost whole cluster iterations).

@@ -15,11 +15,11 @@ import (
 	"github.com/ravelmc/ravel/systems/microbench"
 )
 
-// benchSamplerOrder is the column order of SAMPLERS.md §6's predictions.
+// benchSamplerOrder is the column order of the predictions in docs/samplers.md, "The micro-benchmark of Ozkan et al. 2019".
 var benchSamplerOrder = []string{"random", "rapos", "pos", "dpos", "pctcp", "tapct"}
 
 // samplerPoint is one point of Figure 5 or 6: a micro-benchmark configuration and the
-// predicted hits per 500 tests of each sampler (SAMPLERS.md §6, in benchSamplerOrder).
+// predicted hits per 500 tests of each sampler (docs/samplers.md, "The micro-benchmark of Ozkan et al. 2019", in benchSamplerOrder).
 type samplerPoint struct {
 	Bug, L, K int
 	Label     string
@@ -68,7 +68,7 @@ type samplerRow struct {
 	Cells  []samplerCell `json:"samplers"`
 }
 
-// cmdBenchSamplers runs the micro-benchmark of seeds/000 §5.1 (SAMPLERS.md §6).
+// cmdBenchSamplers runs the micro-benchmark of Ozkan et al. 2019, §5.1 (docs/samplers.md, "The micro-benchmark of Ozkan et al. 2019").
 func (c *catalog) cmdBenchSamplers(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("bench samplers", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

@@ -49,6 +49,7 @@ func Example() {
 	// ravel list: exit 0
 	// SYSTEM       HARNESSES       AGENTS  WHAT
 	// my-register  2r1w,2r2w,1r1w  3       the erroneous register, under a name of my own
+	// (ravel list SYSTEM: the agents it accepts, and what each harness runs)
 	// ravel check my-register: exit 1
 	// VIOLATION: schedule 16 gives a history that is not linearizable
 	//

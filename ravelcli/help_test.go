@@ -40,7 +40,8 @@ func TestCommandBadArguments(t *testing.T) {
 		{[]string{"replay", "--json", "f.json"}, "flag provided but not defined: -json"},
 		{[]string{"replay"}, "replay needs exactly one FILE"},
 		{[]string{"replay", "a.json", "b.json"}, "got 2 arguments"},
-		{[]string{"list", "x"}, `list takes no arguments, got "x"`},
+		{[]string{"list", "x"}, `list: unknown system "x" (valid: register,`},
+		{[]string{"list", "register", "x"}, `list takes at most one argument, a system's name, got "register x"`},
 		{[]string{"help", "nosuch"}, `help: unknown command "nosuch" (valid: list, check, replay`},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

@@ -7,14 +7,21 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"strconv"
+
 	"github.com/ravelmc/ravel/dpor"
+	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/samplers"
+	"github.com/ravelmc/ravel/systems"
 )
 
 // listHelp is list -h.
-const listHelp = `Usage: ravel list: the systems with their harnesses and default agents, the strategies
+const listHelp = `Usage: ravel list [SYSTEM]
+
+Without an argument: the systems with their harnesses and default agents, the strategies
 and samplers, the dependence relations, the fault budgets and the specifications
-lincheck knows. It takes no arguments or flags.
+lincheck knows. With a system's name: that system, the numbers of agents it accepts, and
+each harness's clients and operations. It takes no flags.
 `
 
 func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
@@ -22,8 +29,15 @@ func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
 		fmt.Fprint(stdout, c.ownCommand(listHelp))
 		return exitOK, nil
 	}
+	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
+		e, err := c.lookup(args[0])
+		if err != nil {
+			return 0, usagef("list: %v", err)
+		}
+		return exitOK, listSystem(e, stdout)
+	}
 	if len(args) > 0 {
-		return 0, usagef("list takes no arguments, got %q (see ravel list -h)", strings.Join(args, " "))
+		return 0, usagef("list takes at most one argument, a system's name, got %q (see ravel list -h)", strings.Join(args, " "))
 	}
 	// The systems are one table; the strategies, relations, faults and specifications,
 	// name and description alike, another, aligned together. (One tabwriter for all put
@@ -38,6 +52,7 @@ func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
 	if err := w.Flush(); err != nil {
 		return 0, err
 	}
+	fmt.Fprintln(&buf, "(ravel list SYSTEM: the agents it accepts, and what each harness runs)")
 	w = tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "\t")
 	fmt.Fprintln(w, "STRATEGY\tWHAT")
@@ -73,4 +88,76 @@ func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
 		}
 	}
 	return exitOK, nil
+}
+
+// harnessNaming explains the harness names once, for the detail view.
+const harnessNaming = `A harness's name counts its operations: 2r1w is two reads and a write, 1w2r one write
+and two reads (register, adr, paxos and chord name the reads first, after the DS2
+paper; abd and leader the writes). The clients run concurrently, each its operations in
+order, sent to the agent shown (a timeout retries at the next one).`
+
+// listSystem is ravel list SYSTEM: e's summary, the numbers of agents its Build accepts
+// and each harness's clients, all read from e itself (its Build is run for each number
+// of agents up to the actors a system may have, and for each harness with the default
+// agents), so that nothing here can disagree with what check runs.
+func listSystem(e System, stdout io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", e.Name, e.Summary)
+	fmt.Fprintf(&b, "agents: %d by default; accepted: %s\n", e.Agents, agentRanges(e))
+	fmt.Fprintf(&b, "harnesses (the first is the default), with %s:\n", plural(e.Agents, "agent"))
+	for _, h := range e.Harnesses {
+		sys, err := e.New(systems.Config{Harness: h, Retries: -1})
+		if err != nil {
+			fmt.Fprintf(&b, "  %s\tcannot be built with the default agents: %v\n", h, err)
+			continue
+		}
+		hs := sys.Harness
+		var clients []string
+		for c := 0; c < hs.NumClients(); c++ {
+			ops := make([]string, hs.Ops(c))
+			for k := range ops {
+				ops[k] = fmt.Sprint(hs.Input(c, k))
+			}
+			clients = append(clients, fmt.Sprintf("c%d %s at %v", c, strings.Join(ops, " then "), hs.Target(c)))
+		}
+		fmt.Fprintf(&b, "  %s\t%s\n", h, strings.Join(clients, "; "))
+	}
+	var buf bytes.Buffer
+	w := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	fmt.Fprint(w, b.String())
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	buf.WriteString(harnessNaming + "\n")
+	_, err := stdout.Write(buf.Bytes())
+	return err
+}
+
+// agentRanges is the numbers of agents, 1 to explorer.MaxActors, that e builds with, as
+// ranges ("3", "1–48", "1–20, 22–30").
+func agentRanges(e System) string {
+	var parts []string
+	start := -1
+	flush := func(end int) {
+		switch {
+		case start < 0:
+		case start == end:
+			parts = append(parts, strconv.Itoa(start))
+		default:
+			parts = append(parts, fmt.Sprintf("%d–%d", start, end))
+		}
+		start = -1
+	}
+	for n := 1; n <= explorer.MaxActors; n++ {
+		if _, err := e.New(systems.Config{Agents: n, Retries: -1}); err != nil {
+			flush(n - 1)
+		} else if start < 0 {
+			start = n
+		}
+	}
+	flush(explorer.MaxActors)
+	if len(parts) == 0 {
+		return "none from 1 to " + strconv.Itoa(explorer.MaxActors)
+	}
+	return strings.Join(parts, ", ")
 }

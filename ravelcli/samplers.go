@@ -16,7 +16,7 @@ import (
 	"github.com/ravelmc/ravel/samplers"
 )
 
-// samplerFlags are check's flags for the randomized samplers (SAMPLERS.md §7).
+// samplerFlags are check's flags for the randomized samplers (docs/samplers.md).
 type samplerFlags struct {
 	depth       int
 	events      string

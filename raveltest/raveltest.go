@@ -210,7 +210,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	}
 	found := ""
 	if st := res.Sampling; st != nil {
-		// A sampler's run is repeated from its seed and run (SAMPLERS.md §2).
+		// A sampler's run is repeated from its seed and run (docs/samplers.md).
 		found = fmt.Sprintf(", %s seed %d run %d", st.Sampler, st.Seed, st.FirstHitRun)
 	}
 	warning := ""

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestCalibration: on the vectors whose racy sets SAMPLERS.md §4 names, 16 calibration
+// TestCalibration: on the vectors whose racy sets docs/samplers.md, "How we know they are right" names, 16 calibration
 // runs find exactly that R, and n and n̂.
 func TestCalibration(t *testing.T) {
 	for _, tc := range []struct {

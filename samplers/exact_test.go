@@ -5,7 +5,7 @@ import (
 )
 
 // TestExactVectors enumerates every draw of each sampler on each test vector of
-// SAMPLERS.md §4 and compares the exact probability of the bug with the table, and the
+// docs/samplers.md, "How we know they are right" and compares the exact probability of the bug with the table, and the
 // bound at the observed m or maxConc with the table's bound.
 func TestExactVectors(t *testing.T) {
 	for _, v := range vectors() {
@@ -59,7 +59,7 @@ func TestEnumeratorSumsToOne(t *testing.T) {
 	}
 }
 
-// TestMaxConc checks maxConc against SAMPLERS.md §1: n+2 on Fig 1 of seeds/000, 5 on Fig 3.
+// TestMaxConc checks maxConc against docs/samplers.md: n+2 on Fig 1 of Ozkan et al. 2019, 5 on Fig 3.
 func TestMaxConc(t *testing.T) {
 	for _, tc := range []struct {
 		name string

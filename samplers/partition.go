@@ -1,7 +1,7 @@
 package samplers
 
 // partitioner assigns each new event to a chain: a set of events totally ordered by
-// causality (SAMPLERS.md §3.5).
+// causality (docs/samplers.md, "How they choose").
 type partitioner interface {
 	reset()
 	// insert puts event y (just added to b) in a chain and says whether the chain is new.

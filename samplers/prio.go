@@ -2,7 +2,7 @@ package samplers
 
 import "slices"
 
-// prio is the chain-priority sampler of PCTCP, taPCT and d-POS (SAMPLERS.md §3.4): every
+// prio is the chain-priority sampler of PCTCP, taPCT and d-POS (docs/samplers.md, "How they choose"): every
 // chain gets a uniformly random initial priority, the highest chain with an enabled event
 // runs, and when the event carrying a change point's label is about to be delivered its
 // chain drops to the change point's reduced slot, below every initial priority.

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestStatistical is SAMPLERS.md §4.3: on each vector, 20,000 runs with the seeded
+// TestStatistical is docs/samplers.md, "How we know they are right": on each vector, 20,000 runs with the seeded
 // generator (seed 1, runs 0…N−1) must land within 4σ + 1/N of the exact probability and
 // no more than 4σ below the bound. POS, outside the exact oracle, is checked only here.
 func TestStatistical(t *testing.T) {
@@ -45,7 +45,7 @@ func TestStatistical(t *testing.T) {
 	}
 }
 
-// TestReplay is SAMPLERS.md §4.4: run r gives the same schedule alone, with a fresh
+// TestReplay is docs/samplers.md, "How we know they are right": run r gives the same schedule alone, with a fresh
 // sampler, as after runs 0…r−1 with the same sampler.
 func TestReplay(t *testing.T) {
 	s := randomSys(11, 7)

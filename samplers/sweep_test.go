@@ -94,7 +94,7 @@ func (s *tsys) tuplesHit(order []int, d int) []string {
 	return out
 }
 
-// TestBoundSweep is SAMPLERS.md §4.2: on random fixed-structure systems, for d = 1, 2, 3
+// TestBoundSweep is docs/samplers.md, "How we know they are right": on random fixed-structure systems, for d = 1, 2, 3
 // and every tuple some schedule strongly hits (taPCT and d-POS: x1… in R), the exact
 // probability that PCTCP, taPCT and d-POS strongly hit it is at least the bound at the
 // observed max m (or maxConc), in its falling-factorial form. CI runs a sample; set

@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// vector is one test vector of SAMPLERS.md §4: a system, a bug, and the exact probability
+// vector is one test vector of docs/samplers.md, "How we know they are right": a system, a bug, and the exact probability
 // of hitting it under each sampler (absent: not listed), with the bound where listed.
 type vector struct {
 	name  string

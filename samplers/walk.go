@@ -1,6 +1,6 @@
 package samplers
 
-// randomWalk delivers a uniformly random enabled event at every step (SAMPLERS.md §3.1).
+// randomWalk delivers a uniformly random enabled event at every step (docs/samplers.md, "How they choose").
 // It keeps no book: it is the baseline the other samplers' cost is measured against.
 type randomWalk struct {
 	c      Chooser
@@ -21,7 +21,7 @@ func (r *randomWalk) Next(enabled []uint64) uint64 { return enabled[r.c.IntN(len
 func (r *randomWalk) Delivered(uint64)             {}
 func (r *randomWalk) Run() RunStats                { return RunStats{Events: r.events, Racy: r.racy} }
 
-// pos is Yuan et al.'s partial-order sampling (SAMPLERS.md §3.3): every event gets a
+// pos is Yuan et al.'s partial-order sampling (docs/samplers.md, "How they choose"): every event gets a
 // fresh random priority at creation, and again whenever a dependent event is delivered.
 type pos struct {
 	book
@@ -69,7 +69,7 @@ func (p *pos) Run() RunStats {
 	return RunStats{Events: len(p.recs), Racy: p.racy, MaxConc: p.runMaxConc()}
 }
 
-// rapos is Sen's random partial-order sampling (SAMPLERS.md §3.2, decision D11): from the
+// rapos is Sen's random partial-order sampling (docs/samplers.md, "How they choose", decision D11): from the
 // schedulable events it picks a random set of pairwise independent ones, delivers them in
 // creation order, and makes schedulable next what they sent and what depends on them.
 type rapos struct {

@@ -228,7 +228,7 @@ func splitFields(s string) []string {
 	return out
 }
 
-// strongHit reports whether order strongly hits tuple (SAMPLERS.md §1): for every i,
+// strongHit reports whether order strongly hits tuple (docs/samplers.md): for every i,
 // each event delivered after x_i is some x_j or causally after some x_j, j ≥ i.
 func (s *tsys) strongHit(order, tuple []int) bool {
 	at := make([]int, len(s.evs))

@@ -71,35 +71,35 @@ func (e Entry) New(cfg Config) (sys model.System, err error) {
 var catalog = []Entry{
 	{
 		Name:      "register",
-		Summary:   "DS2's distributed register (§4.1): a leader replicates reads and writes to a majority",
+		Summary:   "DS2's distributed register (§4.1): a leader replicates reads and writes to a majority; a read whose replies never agree by a majority stays open (#IH without faults)",
 		Harnesses: register.HarnessNames,
 		Agents:    2,
 		Build:     func(c Config) (model.System, error) { return register.New(c.Agents, c.Harness) },
 	},
 	{
 		Name:      "register-buggy",
-		Summary:   "DS2's erroneous register (§4.2): local reads, writes acknowledged after the first ack",
+		Summary:   "DS2's erroneous register (§4.2): local reads, writes acknowledged after the first ack, and replicas that take replications in arrival order, ignoring versions",
 		Harnesses: register.HarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return register.NewBuggy(c.Agents, c.Harness) },
 	},
 	{
 		Name:      "register-volatile",
-		Summary:   "the register whose agents keep their copy only in memory: clean without faults, loses an acknowledged write with --crash 1 (twin: register --agents 3)",
+		Summary:   "the register whose agents keep their copy only in memory: clean without faults, loses an acknowledged write with --crash 1 (twin: register --agents 3 --harness 1r1w); it counts replies like that twin, so --duplicate 1 and --timeouts 1 fail too",
 		Harnesses: register.VolatileHarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return register.NewVolatile(c.Agents, c.Harness) },
 	},
 	{
 		Name:      "register-idempotent",
-		Summary:   "the register counting each agent's ack and reply once: clean with --duplicate, where register with 3 agents is not",
+		Summary:   "the register counting each agent's ack and reply once: clean with --duplicate and --timeouts, where register with 3 agents is not",
 		Harnesses: register.VolatileHarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return register.NewIdempotent(c.Agents, c.Harness) },
 	},
 	{
 		Name:      "adr",
-		Summary:   "DS2's another distributed register (§4.3): every agent coordinates; reads retry until all copies agree",
+		Summary:   "DS2's another distributed register (§4.3): every agent coordinates; reads retry until all copies agree, and one out of retries stays open (#IH without faults)",
 		Harnesses: adr.HarnessNames,
 		Agents:    2,
 		Retries:   adr.DefaultRetries,
@@ -115,14 +115,14 @@ var catalog = []Entry{
 	},
 	{
 		Name:      "chord",
-		Summary:   "Open Chord (§4.4): a node joins while clients read and write, and serves reads before its join completes (Figure 7)",
+		Summary:   "buggy (DS2's name): Open Chord (§4.4), a node joins while clients read and write, and serves reads before its join completes (Figure 7)",
 		Harnesses: chord.HarnessNames,
 		Agents:    2,
 		Build:     func(c Config) (model.System, error) { return chord.New(c.Agents, c.Harness) },
 	},
 	{
 		Name:      "chord-fixed",
-		Summary:   "Open Chord whose joining node defers requests until its join completes",
+		Summary:   "the correct Open Chord: a joining node defers requests until its join completes",
 		Harnesses: chord.HarnessNames,
 		Agents:    2,
 		Build:     func(c Config) (model.System, error) { return chord.NewFixed(c.Agents, c.Harness) },
@@ -145,14 +145,14 @@ var catalog = []Entry{
 	},
 	{
 		Name:      "gossip",
-		Summary:   "synthetic: n agents broadcast their writes; the state space grows with --agents (scaling benchmarks)",
+		Summary:   "synthetic: n agents broadcast their writes; the state space grows with --agents (scaling benchmarks); not linearizable by design: rw finds stale reads",
 		Harnesses: gossip.HarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return gossip.New(c.Agents, c.Harness) },
 	},
 	{
 		Name:      "abd",
-		Summary:   "leaderless quorum register with write-back reads (ABD): one writer, readers at every replica",
+		Summary:   "leaderless quorum register with write-back reads (ABD): one writer, readers at every replica; --timeouts re-sends a write to another replica, outside single-writer ABD (2w2r then fails)",
 		Harnesses: abd.HarnessNames,
 		Agents:    3,
 		Build:     func(c Config) (model.System, error) { return abd.New(c.Agents, c.Harness) },
@@ -180,7 +180,7 @@ var catalog = []Entry{
 	},
 	{
 		Name:      "microbench",
-		Summary:   "seeds/000's sampler micro-benchmark: racy chains A, B, C of length L on N, --agents k non-racy chains; harness bug<1|2>-L<n>",
+		Summary:   "Ozkan et al. 2019's sampler micro-benchmark (docs/samplers.md): racy chains A, B, C of length L on N, started by Write(0), Write(1), Write(2); --agents is k, the non-racy chains; harness bug<1|2>-L<n>",
 		Harnesses: microbench.HarnessNames,
 		Agents:    1,
 		Build: func(c Config) (model.System, error) {

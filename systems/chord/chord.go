@@ -36,6 +36,9 @@
 //
 // # The bug (New, "chord")
 //
+// Unlike the other families, the plain name is the buggy variant here and "-fixed" the
+// correct one: the names are the DS2 paper's, whose Open Chord is the erroneous system.
+//
 // A node that has not finished joining still believes it is alone, so it serves every
 // read and write it receives from its own store. In the 2r1w harness, n0 (the paper's
 // N1) stores k1 = "1" and acknowledges the write; then n1 (the paper's N2), whose join
@@ -49,6 +52,13 @@
 // A node that has not joined defers every client request, UploadEntry and Request it
 // receives, and handles them in arrival order in the step that completes its join, when
 // it holds the entries it took over and knows its arc.
+//
+// # Faults
+//
+// A FindSuccessor whose joiner is already the node's successor is a copy of one handled
+// before, and is ignored: a join runs once. The other messages are idempotent for the
+// shipped harnesses, which write each key once, so chord-fixed is clean with --duplicate
+// as with the other faults (docs/faults.md, "Which faults the correct systems tolerate").
 package chord
 
 import (
@@ -372,6 +382,10 @@ func (n *Node) findSuccessor(ctx *model.Ctx, m FindSuccessor) {
 	switch {
 	case !n.Joined:
 		n.Deferred = append(n.Deferred, m) // not in the ring: cannot route it yet
+	case m.Joiner == n.Succ:
+		// The joiner is already the node's successor: this is a copy of a FindSuccessor
+		// handled before (--duplicate). Handling it again would re-run the join, Notify
+		// the joiner about itself and move its entries out of its own store.
 	case !between(m.Pos, n.Pos, n.SuccPos):
 		ctx.Send(n.Succ, m)
 	default: // the joiner lies in (n, successor]: n is its predecessor

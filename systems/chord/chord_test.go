@@ -200,3 +200,17 @@ func TestBadParameters(t *testing.T) {
 		t.Errorf("unknown harness accepted")
 	}
 }
+
+// TestFixedSurvivesDuplication: a duplicated FindSuccessor does not re-run the join, so
+// chord-fixed stays clean with a duplication budget, search complete (before the fix a
+// second copy made n0 Notify n1 about itself, and n1 moved k1 out of its own store).
+func TestFixedSurvivesDuplication(t *testing.T) {
+	for _, harness := range chord.HarnessNames {
+		sys := build(t, true, 2, harness)
+		sys.Faults = model.Faults{Duplicate: 1}
+		res := systemstest.Run(t, sys, explorer.Options{StateCaching: true, MaxSchedules: explorer.Unlimited})
+		if res.First != nil || !res.Complete {
+			t.Errorf("%s --duplicate 1: violation %v, complete %v; want clean and complete", harness, res.First != nil, res.Complete)
+		}
+	}
+}

@@ -93,8 +93,23 @@ type Tick struct{}
 
 func (m Fwd) String() string { return "Fwd{" + m.Req.String() + " " + m.Input.String() + "}" }
 func (m Accept) String() string {
-	return "Accept{t" + strconv.Itoa(m.Term) + " v" + strconv.Itoa(m.Ver) + " " + strconv.Itoa(m.Val) + "}"
+	return "Accept{term:" + strconv.Itoa(m.Term) + " ver:" + strconv.Itoa(m.Ver) + " val:" + strconv.Itoa(m.Val) + "}"
 }
+func (m AcceptOK) String() string {
+	return "AcceptOK{term:" + strconv.Itoa(m.Term) + " ver:" + strconv.Itoa(m.Ver) + "}"
+}
+func (m Check) String() string {
+	return "Check{term:" + strconv.Itoa(m.Term) + " req:" + m.Req.String() + "}"
+}
+func (m CheckOK) String() string {
+	return "CheckOK{term:" + strconv.Itoa(m.Term) + " req:" + m.Req.String() + "}"
+}
+func (m Prepare) String() string { return "Prepare{term:" + strconv.Itoa(m.Term) + "}" }
+func (m Promise) String() string {
+	return "Promise{term:" + strconv.Itoa(m.Term) + " ver:" + strconv.Itoa(m.Ver) + " val:" + strconv.Itoa(m.Val) + "}"
+}
+func (m Heartbeat) String() string   { return "Heartbeat{term:" + strconv.Itoa(m.Term) + "}" }
+func (m HeartbeatOK) String() string { return "HeartbeatOK{term:" + strconv.Itoa(m.Term) + "}" }
 
 // HashState fingerprints the message.
 func (m Fwd) HashState(h *model.Hasher) {
@@ -380,7 +395,9 @@ func (n *Node) depose(ctx *model.Ctx, term int, leader model.ID) {
 }
 
 // Harnesses: "1w1r", a write at n0 and a read at n1; "1w2r", a write at n0 and a read
-// at each other node; "2w1r", writes at n0 and n1 and a read at n2.
+// at each other node; "2w1r", writes at n0 and n1 and a read at n2; "1rw", one client at
+// n1 that writes and then reads (the smallest, used with faults). The names put the
+// writes first; register, adr, paxos and chord put the reads first (ravel list leader).
 var Harnesses = map[string][]model.Client[specs.RegisterInput]{
 	"1w1r": {model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read())},
 	"1rw":  {model.Calls(1, specs.Write(1), specs.Read())},

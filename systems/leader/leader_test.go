@@ -1,6 +1,7 @@
 package leader_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/ravelmc/ravel/explorer"
@@ -53,5 +54,25 @@ func TestBadParameters(t *testing.T) {
 	}
 	if _, err := leader.New(3, "9w"); err == nil {
 		t.Errorf("unknown harness accepted")
+	}
+}
+
+// TestMessagesPrintAlike: every message of the leader prints as name{field:value …},
+// as Accept did not ("Accept{t0 v1 1}" beside "AcceptOK{Term:0 Ver:1}").
+func TestMessagesPrintAlike(t *testing.T) {
+	for _, c := range []struct {
+		msg  any
+		want string
+	}{
+		{leader.Accept{Term: 0, Ver: 1, Val: 1}, "Accept{term:0 ver:1 val:1}"},
+		{leader.AcceptOK{Term: 0, Ver: 1}, "AcceptOK{term:0 ver:1}"},
+		{leader.Promise{Term: 1, Ver: 1, Val: 1}, "Promise{term:1 ver:1 val:1}"},
+		{leader.Prepare{Term: 1}, "Prepare{term:1}"},
+		{leader.Heartbeat{Term: 2}, "Heartbeat{term:2}"},
+		{leader.HeartbeatOK{Term: 2}, "HeartbeatOK{term:2}"},
+	} {
+		if got := fmt.Sprint(c.msg); got != c.want {
+			t.Errorf("%T prints as %s, want %s", c.msg, got, c.want)
+		}
 	}
 }

@@ -185,8 +185,28 @@ const (
 // that accepted it at the current ballot (a bit each), and whether it is chosen.
 type Slot struct {
 	Cmd      Command
-	Accepted uint64
+	Accepted Acceptors
 	Chosen   bool
+}
+
+// Acceptors is a set of agents, a bit each: it prints as the agents it holds, "{n0 n2}",
+// not as the number the bits make.
+type Acceptors uint64
+
+// String lists the agents in the set.
+func (a Acceptors) String() string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := 0; i < 64; i++ {
+		if a&(1<<uint(i)) != 0 {
+			if b.Len() > 1 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(model.ID(i).String())
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 // Entry is one key's value in the map.
@@ -213,8 +233,8 @@ type Node struct {
 	Ballot   int
 	Heard    int // the highest ballot a Nack reported
 	Phase    int
-	Promises uint64
-	Nacks    uint64
+	Promises Acceptors
+	Nacks    Acceptors
 	Reported []Vote
 	Tries    int
 	Log      []Slot
@@ -242,14 +262,14 @@ func (n *Node) HashState(h *model.Hasher) {
 	h.Int(n.Ballot)
 	h.Int(n.Heard)
 	h.Int(n.Phase)
-	h.Uint64(n.Promises)
-	h.Uint64(n.Nacks)
+	h.Uint64(uint64(n.Promises))
+	h.Uint64(uint64(n.Nacks))
 	hashVotes(h, n.Reported)
 	h.Int(n.Tries)
 	h.Int(len(n.Log))
 	for _, s := range n.Log {
 		s.Cmd.hash(h)
-		h.Uint64(s.Accepted)
+		h.Uint64(uint64(s.Accepted))
 		h.Bool(s.Chosen)
 	}
 	h.Int(n.Applied)
@@ -312,7 +332,7 @@ func (n *Node) Receive(ctx *model.Ctx, env model.Envelope) {
 	}
 }
 
-func bit(id model.ID) uint64 { return 1 << uint(id) }
+func bit(id model.ID) Acceptors { return 1 << uint(id) }
 
 func quorum(ctx *model.Ctx) int { return len(ctx.Members())/2 + 1 }
 
@@ -375,7 +395,7 @@ func (n *Node) prepare(ctx *model.Ctx) {
 // maybeLead starts phase 2 on a quorum of promises: every slot not yet chosen is
 // proposed, with the reported command where there is one.
 func (n *Node) maybeLead(ctx *model.Ctx) {
-	if bits.OnesCount64(n.Promises) < quorum(ctx) {
+	if bits.OnesCount64(uint64(n.Promises)) < quorum(ctx) {
 		return
 	}
 	n.Phase = Leading
@@ -420,7 +440,7 @@ func (n *Node) accept(ctx *model.Ctx, slot int) {
 // maybeBeaten prepares again, or stops, once the acceptors that refused the ballot leave
 // too few for a quorum.
 func (n *Node) maybeBeaten(ctx *model.Ctx) {
-	if bits.OnesCount64(n.Nacks) <= len(ctx.Members())-quorum(ctx) {
+	if bits.OnesCount64(uint64(n.Nacks)) <= len(ctx.Members())-quorum(ctx) {
 		return
 	}
 	if n.Tries >= n.Retries {
@@ -435,7 +455,7 @@ func (n *Node) maybeBeaten(ctx *model.Ctx) {
 // paxos-buggy, a read too), and the log is applied as far as it is decided.
 func (n *Node) maybeChosen(ctx *model.Ctx, slot int) {
 	s := &n.Log[slot]
-	if s.Chosen || bits.OnesCount64(s.Accepted) < quorum(ctx) {
+	if s.Chosen || bits.OnesCount64(uint64(s.Accepted)) < quorum(ctx) {
 		return
 	}
 	s.Chosen = true

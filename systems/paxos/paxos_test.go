@@ -1,8 +1,10 @@
 package paxos_test
 
 import (
+	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ravelmc/ravel/dpor"
@@ -206,5 +208,15 @@ func TestBadParameters(t *testing.T) {
 	}
 	if _, err := paxos.NewBuggy(2, 3, "3r3w"); err == nil {
 		t.Errorf("unknown harness accepted")
+	}
+}
+
+// TestAcceptorsPrintAsAgents: a slot's Accepted set, and the leader's Promises and Nacks,
+// print as the agents they hold, not as the number their bits make (a state panel showed
+// "Accepted:3").
+func TestAcceptorsPrintAsAgents(t *testing.T) {
+	got := fmt.Sprintf("%+v", paxos.Slot{Accepted: 0b101})
+	if !strings.Contains(got, "Accepted:{n0 n2}") {
+		t.Errorf("slot prints as %s, want Accepted:{n0 n2}", got)
 	}
 }

@@ -78,3 +78,62 @@ func TestFaultSensitiveRegisters(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutsAreDuplicates: a client's retry brings its request to the leader a second
+// time, and the correct register with 3 agents counts both rounds of replies (as it counts
+// a duplicated reply), so --timeouts 1 breaks it; register-idempotent stays clean, search
+// complete (docs/faults.md, "Which faults the correct systems tolerate").
+func TestTimeoutsAreDuplicates(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		build func(int, string) (model.System, error)
+		bad   bool
+	}{
+		{"register", register.New, true},
+		{"register-volatile", register.NewVolatile, true},
+		{"register-idempotent", register.NewIdempotent, false},
+	} {
+		sys, err := tt.build(3, "1r1w")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys.Harness.Retrying(1)
+		res, err := explorer.Run(context.Background(), sys, explorer.Options{MaxSchedules: explorer.Unlimited, StateCaching: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.First != nil; got != tt.bad || !res.Complete {
+			t.Errorf("%s --timeouts 1: violation %v (want %v), complete %v", tt.name, got, tt.bad, res.Complete)
+		}
+	}
+}
+
+// TestIdempotentSetsHoldEveryAgent: register-idempotent's sets of agents are 64 bits
+// wide, and it accepts every number of agents a system may have.
+func TestIdempotentSetsHoldEveryAgent(t *testing.T) {
+	if explorer.MaxActors > 64 {
+		t.Fatalf("explorer.MaxActors %d no longer fits register-idempotent's 64-bit sets", explorer.MaxActors)
+	}
+	if _, err := register.NewIdempotent(explorer.MaxActors, "1r1w"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestBuggyIgnoresVersions: the erroneous register's third deviation, replicas that
+// take replications in arrival order, is a flag of its own, set by NewBuggy only.
+func TestBuggyIgnoresVersions(t *testing.T) {
+	for _, tt := range []struct {
+		build func(int, string) (model.System, error)
+		want  bool
+	}{{register.NewBuggy, true}, {register.New, false}, {register.NewVolatile, false}, {register.NewIdempotent, false}} {
+		sys, err := tt.build(3, "2r1w")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range sys.Actors {
+			if got := a.(*register.Replica).Variant.IgnoreVersions; got != tt.want {
+				t.Errorf("%s: IgnoreVersions %v, want %v", sys.Name, got, tt.want)
+			}
+		}
+	}
+}

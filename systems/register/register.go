@@ -15,7 +15,12 @@
 // The erroneous register (NewBuggy, §4.2): any agent answers a read from its own copy at
 // once, and the leader acknowledges a write after the first replica's ack. A write can
 // then complete while an agent that has not heard of it answers a later read with the
-// old value.
+// old value. Its replicas also take replications in arrival order, ignoring versions, as
+// DS2's did (Variant.IgnoreVersions).
+//
+// Without faults the correct register leaves some reads open: with 2 agents a read
+// whose two values disagree (the leader's new one, a replica's old one) never has a
+// majority, so its client never hears back and the history is incomplete (#IH).
 package register
 
 import (
@@ -84,13 +89,18 @@ func (m ReadReplicaAck) HashState(h *model.Hasher) {
 	h.Int(m.Val)
 }
 
-// Faults are the erroneous register's deviations; the zero value is the correct register.
-type Faults struct {
+// Variant is how a register deviates from the correct one (its zero value): the
+// erroneous register's bugs, and the twins that need a fault. (It was called Faults,
+// which read like the injected faults of --crash, --drop ….)
+type Variant struct {
 	// LocalReads: every agent answers a read from its own copy, without the leader.
 	LocalReads bool
 	// AckAfterFirst: the leader acknowledges a write after the first replica's ack
 	// instead of a majority's.
 	AckAfterFirst bool
+	// IgnoreVersions: a replica takes every WriteReplica as it arrives, whatever its
+	// version, as DS2's replicas did — the erroneous register's third deviation.
+	IgnoreVersions bool
 	// Volatile: an agent keeps its copy of the register only in memory, so that it comes
 	// back from a crash with the initial value (model.Restarter). Without it the copy is
 	// durable and survives.
@@ -104,7 +114,7 @@ type Faults struct {
 // Replica is one agent of the register. Its exported fields are its state; Clone and
 // HashState are its fast paths.
 type Replica struct {
-	Faults  Faults
+	Variant Variant
 	Leader  model.ID
 	Version int
 	Val     int
@@ -118,14 +128,14 @@ type Replica struct {
 type Write struct {
 	Req  model.RequestID
 	Acks int    // agents that hold it, the leader included
-	From uint64 // with Faults.Idempotent: the agents whose ack was counted
+	From uint64 // with Variant.Idempotent: the agents whose ack was counted
 }
 
 // Read is a read in flight at the leader.
 type Read struct {
 	Req     model.RequestID
 	Replies int    // values collected, the leader's own included
-	From    uint64 // with Faults.Idempotent: the agents whose reply was counted
+	From    uint64 // with Variant.Idempotent: the agents whose reply was counted
 	Votes   []Vote // distinct (version, value) pairs seen, with their counts
 }
 
@@ -148,12 +158,17 @@ func (r *Replica) Clone() model.Actor {
 
 // HashState fingerprints the replica.
 func (r *Replica) HashState(h *model.Hasher) {
-	h.Bool(r.Faults.LocalReads)
-	h.Bool(r.Faults.AckAfterFirst)
-	if r.Faults.Volatile {
+	h.Bool(r.Variant.LocalReads)
+	h.Bool(r.Variant.AckAfterFirst)
+	if r.Variant.IgnoreVersions != (r.Variant.LocalReads || r.Variant.AckAfterFirst) {
+		// Only when it is not what the other two flags imply (register-buggy sets all
+		// three): fingerprints of the shipped registers stay as they were.
+		h.Uint64(0x49676e56657273)
+	}
+	if r.Variant.Volatile {
 		h.Uint64(0x566f6c6174696c65) // only when set: fingerprints without it stay as they were
 	}
-	if r.Faults.Idempotent {
+	if r.Variant.Idempotent {
 		h.Uint64(0x4964656d706f74) // likewise
 		for _, w := range r.Writes {
 			h.Uint64(w.From)
@@ -190,7 +205,7 @@ func (r *Replica) Receive(ctx *model.Ctx, env model.Envelope) {
 	switch m := env.Msg.(type) {
 	case Req:
 		switch {
-		case !m.Input.Write && r.Faults.LocalReads:
+		case !m.Input.Write && r.Variant.LocalReads:
 			ctx.Respond(m.ID, specs.ReadOK(r.Val))
 		case ctx.Self() != r.Leader:
 			ctx.Send(r.Leader, m)
@@ -210,18 +225,18 @@ func (r *Replica) Receive(ctx *model.Ctx, env model.Envelope) {
 			r.maybeAnswerRead(ctx, m.ID, majority, n)
 		}
 	case WriteReplica:
-		if m.Version > r.Version || r.Faults.LocalReads || r.Faults.AckAfterFirst {
+		if m.Version > r.Version || r.Variant.IgnoreVersions {
 			r.Version, r.Val = m.Version, m.Val
 		}
 		ctx.Send(env.From, WriteReplicaAck{Req: m.Req})
 	case WriteReplicaAck:
 		if i := find(r.Writes, m.Req, func(w Write) model.RequestID { return w.Req }); i >= 0 {
-			if r.Faults.Idempotent && !firstFrom(&r.Writes[i].From, env.From) {
+			if r.Variant.Idempotent && !firstFrom(&r.Writes[i].From, env.From) {
 				return
 			}
 			r.Writes[i].Acks++
 			need := majority
-			if r.Faults.AckAfterFirst {
+			if r.Variant.AckAfterFirst {
 				need = 2
 			}
 			r.maybeAckWrite(ctx, m.Req, need)
@@ -234,7 +249,7 @@ func (r *Replica) Receive(ctx *model.Ctx, env model.Envelope) {
 			return
 		}
 		rd := &r.Reads[i]
-		if r.Faults.Idempotent && !firstFrom(&rd.From, env.From) {
+		if r.Variant.Idempotent && !firstFrom(&rd.From, env.From) {
 			return
 		}
 		rd.Replies++
@@ -266,8 +281,8 @@ func firstFrom(from *uint64, a model.ID) bool {
 // is durable, the initial one if it is Volatile; the operations it had in flight as leader
 // are forgotten (their clients never hear back).
 func (r *Replica) Restart() model.Actor {
-	c := &Replica{Faults: r.Faults, Leader: r.Leader}
-	if !r.Faults.Volatile {
+	c := &Replica{Variant: r.Variant, Leader: r.Leader}
+	if !r.Variant.Volatile {
 		c.Version, c.Val = r.Version, r.Val
 	}
 	return c
