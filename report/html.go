@@ -101,7 +101,7 @@ svg text{font:12px ui-monospace,monospace}
 #layout{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 #states{position:sticky;top:8px;width:360px}
 #pending p{margin:8px 0 2px}#pending pre{font-size:12px;margin:0 0 0 16px;white-space:pre-wrap}
-#states pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;margin:4px 0;white-space:pre-wrap;word-break:break-all;font-size:12px}
+#states pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;margin:4px 0;white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px}
 </style></head>
 <body>
 <h1 id="title">{{TITLE}}</h1><div id="verdict" class="verdict{{OK}}">{{VERDICT}}</div>

@@ -111,3 +111,13 @@ func TestPageSaysWhatItsNumbersAre(t *testing.T) {
 		t.Errorf("clean check's page, as text, lacks its figures or verdict:\n%s", text)
 	}
 }
+
+// TestStatesWrapBetweenWords: the actors' states wrap where a line must, not inside
+// every word ("Vers|ion"), as the explorer's page does.
+func TestStatesWrapBetweenWords(t *testing.T) {
+	_, check := buggyViolation(t)
+	page := pageHTML(t, *check)
+	if strings.Contains(page, "break-all") || !strings.Contains(page, "#states pre{") || !strings.Contains(page, "overflow-wrap:anywhere;font-size:12px") {
+		t.Errorf("the states' style breaks words or is gone:\n%s", page[strings.Index(page, "#states"):][:200])
+	}
+}
