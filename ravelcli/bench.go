@@ -36,6 +36,9 @@ type benchFlags struct {
 	st                             bool
 }
 
+// interruptedTables ends the text of a bench or deps run cut by an interrupt.
+const interruptedTables = "\ninterrupted: the tables above hold the runs finished so far; † marks the run the interrupt stopped, whose figures cover the schedules it explored"
+
 func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) > 0 && args[0] == "samplers" {
 		return c.cmdBenchSamplers(args[1:], stdout, stderr)
@@ -154,7 +157,7 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 		// figures, as check prints them.
 		code = exitInterrupted
 		if !f.json {
-			fmt.Fprintln(stdout, "\ninterrupted: the tables above hold the runs finished so far; † marks the run the interrupt stopped, whose figures cover the schedules it explored")
+			fmt.Fprintln(stdout, interruptedTables)
 		}
 	}
 	if f.json {

@@ -181,7 +181,7 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 		// What was run is printed, as check and bench print it.
 		code = exitInterrupted
 		if !f.json {
-			fmt.Fprintln(stdout, "\ninterrupted: the tables above hold the runs finished so far; † marks the run the interrupt stopped, whose figures cover the schedules it explored")
+			fmt.Fprintln(stdout, interruptedTables)
 		}
 	}
 	if f.json {
