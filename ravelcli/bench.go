@@ -36,8 +36,29 @@ type benchFlags struct {
 	st                             bool
 }
 
-// interruptedTables ends the text of a bench or deps run cut by an interrupt.
-const interruptedTables = "\ninterrupted: the tables above hold the runs finished so far; † marks the run the interrupt stopped, whose figures cover the schedules it explored"
+// endTables ends a bench or deps run: with --json the runs gathered (an empty list, not
+// null, when there are none), and after an interrupt exit 130 and, in text, a line saying
+// the tables hold the runs finished so far — the partial figures, as check prints them.
+func endTables[T any](ctx context.Context, stdout io.Writer, asJSON bool, runs []T) (int, error) {
+	code := exitOK
+	if ctx.Err() != nil {
+		code = exitInterrupted
+		if !asJSON {
+			fmt.Fprintln(stdout, "\ninterrupted: the tables above hold the runs finished so far; † marks the run the interrupt stopped, whose figures cover the schedules it explored")
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if runs == nil {
+			runs = []T{}
+		}
+		if err := enc.Encode(runs); err != nil {
+			return 0, err
+		}
+	}
+	return code, nil
+}
 
 func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) > 0 && args[0] == "samplers" {
@@ -151,26 +172,7 @@ func (c *catalog) cmdBench(args []string, stdout, stderr io.Writer) (int, error)
 			break
 		}
 	}
-	code := exitOK
-	if ctx.Err() != nil {
-		// The runs so far are printed, the one the interrupt stopped marked: the partial
-		// figures, as check prints them.
-		code = exitInterrupted
-		if !f.json {
-			fmt.Fprintln(stdout, interruptedTables)
-		}
-	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if all == nil {
-			all = []checkReport{}
-		}
-		if err := enc.Encode(all); err != nil {
-			return 0, err
-		}
-	}
-	return code, nil
+	return endTables(ctx, stdout, f.json, all)
 }
 
 func benchOne(ctx context.Context, e System, harness string, agents int, sname string, f *benchFlags, stderr io.Writer) (checkReport, error) {

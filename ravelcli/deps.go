@@ -1,7 +1,6 @@
 package ravelcli
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -176,23 +175,5 @@ func (c *catalog) cmdDeps(args []string, stdout, stderr io.Writer) (int, error) 
 			break
 		}
 	}
-	code := exitOK
-	if ctx.Err() != nil {
-		// What was run is printed, as check and bench print it.
-		code = exitInterrupted
-		if !f.json {
-			fmt.Fprintln(stdout, interruptedTables)
-		}
-	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if tables == nil {
-			tables = []*depbench.Table{}
-		}
-		if err := enc.Encode(tables); err != nil {
-			return 0, err
-		}
-	}
-	return code, nil
+	return endTables(ctx, stdout, f.json, tables)
 }
