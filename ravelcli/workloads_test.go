@@ -144,3 +144,29 @@ func TestLincheckHTML(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckWorkloadsIncompleteVerdict: when a workload's search stops at a budget, the
+// last line says so, as a single check's does; it read "no violation found under any
+// workload" with abd-buggy's bug unreached in two of three workloads.
+func TestCheckWorkloadsIncompleteVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"schedule budget", []string{"--max-schedules", "50"},
+			"no violation found under any workload — but 2 workloads were not explored completely (2 at the schedule budget, --max-schedules 50 each): the schedules not explored may hold one"},
+		{"state budget", []string{"--max-schedules", "0", "--state-caching", "on", "--max-states", "100"},
+			"no violation found under any workload — but 2 workloads were not explored completely (2 at the state budget, --max-states 100)"},
+		{"complete", []string{"--max-schedules", "0", "--strategy", "dpor", "--state-caching", "on"},
+			"\nno violation found under any workload\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"check", "abd", "--workloads", "random:n=3", "--quiet"}, tc.args...)
+			code, stdout, stderr := runRavel(args...)
+			if code != exitOK || !strings.Contains(stdout, tc.want) {
+				t.Errorf("exit %d, stdout:\n%s\nstderr %s\nwant exit 0 and %q", code, stdout, stderr, tc.want)
+			}
+		})
+	}
+}
