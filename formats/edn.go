@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -8,9 +9,10 @@ import (
 
 // A small reader for the one-line EDN maps of Jepsen-style histories, such as
 // {:process 0, :type :invoke, :f :get, :key "1", :value nil}. It knows the subset such
-// logs use — maps whose keys are keywords, and values that are nil, booleans, integers,
-// strings, keywords or vectors of those — and rejects anything else with a message
-// saying what it expected at which column.
+// logs use — a map whose keys are keywords, and values that are nil, booleans, integers,
+// decimals, strings, keywords, or vectors, sets and maps of those (Jepsen's :error and
+// its nemesis's :value hold them), a tagged value read as the value — and rejects
+// anything else with a message saying what it expected at which column.
 
 // ednKind is the type of an EDN value.
 type ednKind uint8
@@ -22,10 +24,14 @@ const (
 	ednString
 	ednKeyword
 	ednVector
+	ednSet   // #{…}: Items in the order written
+	ednMap   // {…} as a value: Items alternate keys and values
+	ednFloat // a decimal: Str as written
 )
 
-// ednValue is one EDN value. Str holds a string's text or a keyword's name (without the
-// colon); Int an integer; Bool a boolean; Items a vector's elements.
+// ednValue is one EDN value. Str holds a string's text, a keyword's name (without the
+// colon) or a decimal as written; Int an integer; Bool a boolean; Items a vector's or a
+// set's elements, or a map's keys and values in turn.
 type ednValue struct {
 	Kind  ednKind
 	Str   string
@@ -45,10 +51,18 @@ func (v ednValue) String() string {
 		return strconv.Quote(v.Str)
 	case ednKeyword:
 		return ":" + v.Str
-	case ednVector:
+	case ednFloat:
+		return v.Str
+	case ednVector, ednSet, ednMap:
 		parts := make([]string, len(v.Items))
 		for i, it := range v.Items {
 			parts[i] = it.String()
+		}
+		switch v.Kind {
+		case ednSet:
+			return "#{" + strings.Join(parts, " ") + "}"
+		case ednMap:
+			return "{" + strings.Join(parts, " ") + "}"
 		}
 		return "[" + strings.Join(parts, " ") + "]"
 	default:
@@ -74,6 +88,13 @@ type ednParser struct {
 func parseEDNMap(s string) ([]ednEntry, error) {
 	p := &ednParser{s: s}
 	p.space()
+	if p.take('#') {
+		// A record's tag, #jepsen.history.Op{…}: its fields are the map.
+		if p.symbol() == "" {
+			return nil, p.expected("a tag name after '#'")
+		}
+		p.space()
+	}
 	if !p.take('{') {
 		return nil, p.expected("'{' starting a map")
 	}
@@ -113,7 +134,8 @@ func parseEDNMap(s string) ([]ednEntry, error) {
 	return entries, nil
 }
 
-// maxDepth bounds vector nesting, so that a hostile line cannot exhaust the stack.
+// maxDepth bounds the nesting of vectors, sets, maps and tags, so that a hostile line
+// cannot exhaust the stack.
 const maxDepth = 32
 
 // value reads one value at the current position.
@@ -131,15 +153,35 @@ func (p *ednParser) value(depth int) (ednValue, error) {
 			return ednValue{}, p.expected("a keyword name after ':'")
 		}
 		return ednValue{Kind: ednKeyword, Str: name}, nil
-	case c == '[':
+	case c == '[' || c == '{' || c == '#':
 		if depth >= maxDepth {
-			return ednValue{}, fmt.Errorf("vectors nested more than %d deep at column %d", maxDepth, p.pos+1)
+			return ednValue{}, fmt.Errorf("vectors, sets, maps or tags nested more than %d deep at column %d", maxDepth, p.pos+1)
+		}
+		if c == '#' && !strings.HasPrefix(p.s[p.pos:], "#{") {
+			// A tagged value (#jepsen.history.Op{…}, #inst "…"): the value, untagged.
+			p.pos++
+			if p.symbol() == "" {
+				return ednValue{}, p.expected("a tag name or '{' after '#'")
+			}
+			p.space()
+			return p.value(depth + 1)
+		}
+		kind, end := ednVector, byte(']')
+		switch c {
+		case '{':
+			kind, end = ednMap, '}'
+		case '#':
+			kind, end = ednSet, '}'
+			p.pos++
 		}
 		p.pos++
-		v := ednValue{Kind: ednVector, Items: []ednValue{}}
+		v := ednValue{Kind: kind, Items: []ednValue{}}
 		for {
 			p.space()
-			if p.take(']') {
+			if p.take(end) {
+				if kind == ednMap && len(v.Items)%2 != 0 {
+					return ednValue{}, fmt.Errorf("map ending at column %d has a key without a value", p.pos)
+				}
 				return v, nil
 			}
 			it, err := p.value(depth + 1)
@@ -152,11 +194,17 @@ func (p *ednParser) value(depth int) (ednValue, error) {
 		start := p.pos
 		word := p.symbol()
 		n, err := strconv.ParseInt(word, 10, 64)
-		if err != nil {
-			p.pos = start
-			return ednValue{}, p.expected("an integer")
+		if err == nil {
+			return ednValue{Kind: ednInt, Int: n}, nil
 		}
-		return ednValue{Kind: ednInt, Int: n}, nil
+		if _, ferr := strconv.ParseFloat(strings.TrimSuffix(word, "M"), 64); ferr == nil && strings.ContainsAny(word, ".eE") {
+			return ednValue{Kind: ednFloat, Str: word}, nil
+		}
+		p.pos = start
+		if errors.Is(err, strconv.ErrRange) {
+			return ednValue{}, p.expected("an integer of 64 bits")
+		}
+		return ednValue{}, p.expected("an integer")
 	default:
 		start := p.pos
 		switch word := p.symbol(); word {
@@ -166,7 +214,7 @@ func (p *ednParser) value(depth int) (ednValue, error) {
 			return ednValue{Kind: ednBool, Bool: word == "true"}, nil
 		}
 		p.pos = start
-		return ednValue{}, p.expected("a value (nil, true, false, an integer, a string, a keyword or a vector)")
+		return ednValue{}, p.expected("a value (nil, true, false, a number, a string, a keyword, a vector, a set or a map)")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,10 +20,11 @@ import (
 // "jepsen worker 3 - jepsen.util 3\t:invoke…", the logger followed by a space.
 const jepsenLogger = "jepsen.util"
 
-// JepsenLineForms shows the log lines ReadJepsen reads, for a message that says what a
-// file should hold.
-const JepsenLineForms = `"INFO  jepsen.util - 3\t:invoke\t:cas\t[1 4]" (Jepsen until about 2017) or ` +
-	`"INFO [2019-04-01 11:25:23,790] jepsen worker 3 - jepsen.util 3\t:invoke\t:cas\t[1 4]" (later)`
+// JepsenLineForms shows the lines ReadJepsen reads, for a message that says what a file
+// should hold.
+const JepsenLineForms = `"INFO  jepsen.util - 3\t:invoke\t:cas\t[1 4]" (Jepsen's log until about 2017), ` +
+	`"INFO [2019-04-01 11:25:23,790] jepsen worker 3 - jepsen.util 3\t:invoke\t:cas\t[1 4]" (later) or ` +
+	`"{:type :invoke, :f :cas, :value [1 4], :process 3}" (history.edn)`
 
 // jepsenOpText returns the part of a log line after the marker of an operation, and
 // whether the line has one. The older form, "jepsen.util - ", is always an operation's
@@ -50,11 +52,89 @@ func jepsenOpText(text string) (string, bool) {
 	}
 }
 
-// jepsenEDN reports whether text looks like a line of Jepsen's history.edn (an EDN map
-// with :type :invoke and the like), which ReadJepsen does not read.
-func jepsenEDN(text string) bool {
+// jepsenEDNText returns the EDN map of a line of Jepsen's history.edn, and whether the
+// line is one: a map (or a record, #jepsen.history.Op{…}) with :type and :f, alone on its
+// line or, in a history written as one vector, after its "[" or before its "]".
+func jepsenEDNText(text string) (string, bool) {
 	t := strings.TrimSpace(text)
-	return strings.HasPrefix(t, "{") && strings.Contains(t, ":type") && strings.Contains(t, ":f")
+	t = strings.TrimSpace(strings.TrimPrefix(t, "["))
+	if strings.HasSuffix(t, "]") && !strings.HasSuffix(t, "]}") {
+		t = strings.TrimSpace(strings.TrimSuffix(t, "]"))
+	}
+	if !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "#jepsen") {
+		return "", false
+	}
+	return t, strings.Contains(t, ":type") && strings.Contains(t, ":f")
+}
+
+// parseJepsenEDN parses one operation of Jepsen's history.edn, a map such as
+//
+//	{:type :invoke, :f :cas, :value [1 4], :time 3291485317, :process 3, :index 7}
+//
+// into the event its log line would give: :process, :type, :f and :value as there; the
+// other keys (:time, :index, :error) are ignored. A :process that is a keyword
+// (:nemesis) is the fault injector's.
+func parseJepsenEDN(text string) (jepsenEvent, error) {
+	entries, err := parseEDNMap(text)
+	if err != nil {
+		return jepsenEvent{}, err
+	}
+	get := func(key string) (ednValue, bool) {
+		for _, e := range entries {
+			if e.Key == key {
+				return e.Value, true
+			}
+		}
+		return ednValue{}, false
+	}
+	proc, ok := get("process")
+	if !ok {
+		return jepsenEvent{}, fmt.Errorf("expected a :process in the map")
+	}
+	if proc.Kind == ednKeyword {
+		return jepsenEvent{nemesis: true}, nil
+	}
+	if proc.Kind != ednInt || proc.Int < 0 || proc.Int > math.MaxInt32 {
+		return jepsenEvent{}, fmt.Errorf("expected a process number or :nemesis as :process, found %s", quoteShort(proc.String()))
+	}
+	ev := jepsenEvent{process: int(proc.Int)}
+	typ, _ := get("type")
+	switch {
+	case typ.Kind == ednKeyword && (typ.Str == "invoke" || typ.Str == "ok" || typ.Str == "fail" || typ.Str == "info"):
+		ev.typ = typ.Str
+	default:
+		return jepsenEvent{}, fmt.Errorf("expected :invoke, :ok, :fail or :info as :type, found %s", quoteShort(typ.String()))
+	}
+	f, _ := get("f")
+	switch {
+	case f.Kind == ednKeyword && f.Str == "read":
+		ev.f = specs.CASRead
+	case f.Kind == ednKeyword && f.Str == "write":
+		ev.f = specs.CASWrite
+	case f.Kind == ednKeyword && f.Str == "cas":
+		ev.f = specs.CASSwap
+	default:
+		hint := ""
+		if _, keyed := get("key"); keyed {
+			hint = " (a map with :key is porcupine's kv log: --spec kv, --format porcupine-kv)"
+		}
+		return jepsenEvent{}, fmt.Errorf("expected :read, :write or :cas as :f, found %s%s", quoteShort(f.String()), hint)
+	}
+	v, _ := get("value") // absent reads as nil
+	ev.value.text = v.String()
+	switch {
+	case v.Kind == ednNil:
+		ev.value.kind = jvNil
+	case v.Kind == ednKeyword:
+		ev.value.kind = jvKeyword
+	case v.Kind == ednInt && v.Int >= math.MinInt && v.Int <= math.MaxInt:
+		ev.value.kind, ev.value.a = jvInt, int(v.Int)
+	case v.Kind == ednVector && len(v.Items) == 2 && v.Items[0].Kind == ednInt && v.Items[1].Kind == ednInt:
+		ev.value = jepsenValue{kind: jvPair, a: int(v.Items[0].Int), b: int(v.Items[1].Int), text: ev.value.text}
+	default:
+		return jepsenEvent{}, fmt.Errorf("expected nil, an integer, a pair [A B] of integers or a keyword as :value, found %s", quoteShort(ev.value.text))
+	}
+	return ev, nil
 }
 
 // ReadJepsen reads a compare-and-set register history from a Jepsen log, such as the
@@ -69,11 +149,18 @@ func jepsenEDN(text string) bool {
 //
 // — a process number, a type (:invoke, :ok, :fail or :info), a function (:read, :write
 // or :cas) and a value, separated by tabs or spaces; a :fail or an :info may carry an
-// error after the value, which is ignored. Every other line is skipped; a line with
-// "jepsen.util - " that does not parse is a *ParseError naming name and the line and
-// saying what was expected, and so is one with "jepsen.util N" (a process number) or
-// "jepsen.util :nemesis". Jepsen's history.edn is not read: a file of its lines and
-// no log line is an error that says so.
+// error after the value, which is ignored. It reads Jepsen's history.edn too, one EDN
+// map an operation, with the same four as :process, :type, :f and :value,
+//
+//	{:type :invoke, :f :cas, :value [1 4], :time 3291485317, :process 3, :index 7}
+//
+// (the other keys, such as :time, :index and :error, are ignored; a record's tag,
+// #jepsen.history.Op{…}, and a history written as one vector of maps are read too).
+// Every other line is skipped; a line with "jepsen.util - " that does not parse is a
+// *ParseError naming name and the line and saying what was expected, and so is one with
+// "jepsen.util N" (a process number) or "jepsen.util :nemesis", and a map with :type
+// and :f. A line whose process is :nemesis (or "nemesis") is the fault injector's and
+// is skipped.
 //
 // An :invoke of :read carries nil, of :write the value N, of :cas the pair [A B]. The
 // :ok of a :read carries the value read, nil when the register is still absent (Jepsen's
@@ -97,18 +184,19 @@ func ReadJepsen(r io.Reader, name string) ([]histories.Operation[specs.CASInput,
 	var dropped []bool             // by operation
 	pending := map[int]pendingOp{} // by process
 	sc := newLineScanner(r, name)
-	line, ednLine := 0, 0
+	line := 0
 	for sc.Scan() {
 		line++
 		text := sc.Text()
-		opText, ok := jepsenOpText(text)
-		if !ok {
-			if ednLine == 0 && jepsenEDN(text) {
-				ednLine = line
-			}
+		var ev jepsenEvent
+		var err error
+		if opText, ok := jepsenOpText(text); ok {
+			ev, err = parseJepsenEvent(opText)
+		} else if edn, ok := jepsenEDNText(text); ok {
+			ev, err = parseJepsenEDN(edn)
+		} else {
 			continue
 		}
-		ev, err := parseJepsenEvent(opText)
 		if err != nil {
 			return nil, errorf(name, line, "%v", err)
 		}
@@ -163,10 +251,6 @@ func ReadJepsen(r io.Reader, name string) ([]histories.Operation[specs.CASInput,
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
-	}
-	if len(ops) == 0 && len(dropped) == 0 && ednLine > 0 {
-		return nil, errorf(name, ednLine, "this line is an EDN map of an operation, as in Jepsen's history.edn, which the jepsen format does not read, "+
-			"or porcupine's kv logs, read with --spec kv (--format porcupine-kv); the jepsen format reads Jepsen's log lines, such as %s", JepsenLineForms)
 	}
 	return finishOps(ops, func(i int) bool { return dropped[i] }, int64(line+1)), nil
 }

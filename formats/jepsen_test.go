@@ -211,15 +211,84 @@ func TestReadJepsenLaterLogs(t *testing.T) {
 	}
 }
 
-// TestReadJepsenHistoryEDN: Jepsen's history.edn is not read, and a file of its lines
-// says so, with the log lines the reader wants.
+// TestReadJepsenHistoryEDN: Jepsen's history.edn gives the operations its log gives.
+// Every etcd log of porcupine's data is written again as history.edn, in the three forms
+// Jepsen writes it (one map a line, a record's tag, one vector of maps), with the keys
+// in another order, :time and :index, an :error on every :fail and :info, and a nemesis
+// line between; each reads back as the log's operations.
 func TestReadJepsenHistoryEDN(t *testing.T) {
-	in := "{:type :invoke, :f :write, :value 1, :process 0, :time 100, :index 0}\n" +
-		"{:type :ok, :f :write, :value 1, :process 0, :time 200, :index 1}\n"
-	_, err := ReadJepsen(strings.NewReader(in), "history.edn")
-	if err == nil || !strings.Contains(err.Error(), "history.edn:1: ") || !strings.Contains(err.Error(), "history.edn") ||
-		!strings.Contains(err.Error(), "jepsen worker 3 - jepsen.util 3") {
-		t.Errorf("history.edn: %v", err)
+	paths, err := filepath.Glob(filepath.Join("..", "testdata", "porcupine", "jepsen", "etcd_*.log"))
+	if err != nil || len(paths) != 103 {
+		t.Fatalf("found %d etcd logs (%v), want 103", len(paths), err)
+	}
+	line := regexp.MustCompile(`jepsen\.util - (\d+)\s+:(\w+)\s+:(\w+)\s+(.*?)\s*$`)
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ReadJepsen(strings.NewReader(string(data)), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var maps []string
+		for i, text := range strings.Split(string(data), "\n") {
+			m := line.FindStringSubmatch(text)
+			if m == nil {
+				continue
+			}
+			errKey := ""
+			if m[2] == "fail" || m[2] == "info" {
+				errKey = `, :error [:timeout "etcd: request timed out, {:cause nil}"]`
+			}
+			maps = append(maps, fmt.Sprintf("{:index %d, :time %d, :type :%s, :process %s, :f :%s, :value %s%s}", len(maps), 1000*i, m[2], m[1], m[3], m[4], errKey))
+			if len(maps) == 3 {
+				maps = append(maps, `{:type :info, :f :start-partition, :value {"n1" #{"n2" "n3"}}, :process :nemesis, :time 5}`)
+			}
+		}
+		forms := map[string]string{
+			"lines":  strings.Join(maps, "\n") + "\n",
+			"tagged": "#jepsen.history.Op" + strings.Join(maps, "\n#jepsen.history.Op") + "\n",
+			"vector": "[" + strings.Join(maps, "\n ") + "]\n",
+		}
+		for form, in := range forms {
+			got, err := ReadJepsen(strings.NewReader(in), "history.edn")
+			if err != nil {
+				t.Fatalf("%s as history.edn (%s): %v", filepath.Base(path), form, err)
+			}
+			// Times are line numbers, and the log's lines are not the maps' lines.
+			if len(got) != len(want) {
+				t.Fatalf("%s as history.edn (%s): %d operations, want %d", filepath.Base(path), form, len(got), len(want))
+			}
+			for i := range got {
+				g, w := got[i], want[i]
+				if g.Client != w.Client || g.Input != w.Input || g.Output != w.Output || g.Open != w.Open {
+					t.Fatalf("%s as history.edn (%s): operation %d = %+v, want %+v", filepath.Base(path), form, i, g, w)
+				}
+			}
+		}
+	}
+}
+
+// TestReadJepsenHistoryEDNErrors: a history.edn line that is not a register's operation
+// is an error of that line, saying what was expected.
+func TestReadJepsenHistoryEDNErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{:process 0, :type :invoke, :f :get, :key "1", :value nil}`, `history.edn:1: expected :read, :write or :cas as :f, found ":get" (a map with :key is porcupine's kv log: --spec kv, --format porcupine-kv)`},
+		{`{:type :invoke, :f :write, :value 1}`, "history.edn:1: expected a :process in the map"},
+		{`{:type :invoke, :f :write, :value 1, :process -1}`, "expected a process number or :nemesis as :process"},
+		{`{:type :begin, :f :write, :value 1, :process 0}`, "expected :invoke, :ok, :fail or :info as :type"},
+		{`{:type :invoke, :f :write, :value "1", :process 0}`, `expected nil, an integer, a pair [A B] of integers or a keyword as :value, found "\"1\""`},
+		{`{:type :invoke, :f :cas, :value [1 2 3], :process 0}`, "found \"[1 2 3]\""},
+		{`{:type :invoke, :f :write, :value 1, :process 0`, "history.edn:1: expected a value at column 48, found end of line"},
+		{"{:type :invoke, :f :write, :value 1, :process 0}\n{:type :invoke, :f :read, :value nil, :process 0}", "history.edn:2: expected process 0 to complete its operation invoked at line 1"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := ReadJepsen(strings.NewReader(tc.in+"\n"), "history.edn")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
 	}
 }
 

@@ -178,7 +178,7 @@ Flags:
 `
 
 // formatNotes says what a format is, in the table of specifications.
-var formatNotes = map[string]string{"jepsen": "jepsen (Jepsen's log lines of operations, of 2014 on; not history.edn)", "porcupine-kv": "porcupine-kv (EDN maps)", "histories": "histories (ravel check --histories)"}
+var formatNotes = map[string]string{"jepsen": "jepsen (Jepsen's log lines of operations, of 2014 on, or its history.edn)", "porcupine-kv": "porcupine-kv (EDN maps)", "histories": "histories (ravel check --histories)"}
 
 // lincheckHelp is lincheck's help text before the flags, with a row for each of the
 // command's specifications.
@@ -611,7 +611,7 @@ func readAll[I, O any](name string, read historyReader[I, O], f lincheckFlags) (
 		}
 		if f.format == "jepsen" {
 			// The file is most likely Jepsen's: another --format would not help.
-			return nil, fmt.Errorf("%s: %s found in the jepsen format, which reads only Jepsen's log lines of operations, such as %s, and skips any other line (a file in another format needs --format: valid for %s: %s)", name, what, formats.JepsenLineForms, f.spec, strings.Join(f.formats, ", "))
+			return nil, fmt.Errorf("%s: %s found in the jepsen format, which reads only Jepsen's log lines of operations and history.edn's maps, such as %s, and skips any other line (a file in another format needs --format: valid for %s: %s)", name, what, formats.JepsenLineForms, f.spec, strings.Join(f.formats, ", "))
 		}
 		if f.formatDefault {
 			return nil, fmt.Errorf("%s: %s found in the %s format, %s's default: name the file's format with --format (valid for %s: %s)", name, what, f.format, f.spec, f.spec, strings.Join(f.formats, ", "))

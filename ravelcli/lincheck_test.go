@@ -230,7 +230,7 @@ func TestLincheckBadInput(t *testing.T) {
 		{"jepsen", []string{"--spec", "cas-register", good, jepsen}, []string{jepsen + "  error: " + jepsen + ":2: ", "expected :read as invoked at line 1", good + "  linearizable"}, true},
 		{"porcupine-kv", []string{"--spec", "kv", kv}, []string{kv + ":2: ", "expected a :key"}, true},
 		{"ravel", []string{"--spec", "register", rv}, []string{rv + ":3: ", "expected the value read (an integer)"}, true},
-		{"no operations", []string{"--spec", "cas-register", "--format", "jepsen", noOps}, []string{noOps + ":1: ", "an EDN map of an operation", "--format porcupine-kv"}, true},
+		{"no operations", []string{"--spec", "cas-register", "--format", "jepsen", noOps}, []string{noOps + ":1: ", "expected :read, :write or :cas as :f, found \":get\"", "--spec kv, --format porcupine-kv"}, true},
 		{"a JSON array", []string{"--spec", "register", arr}, []string{arr + ":1: ", "expected one JSON object", "found a JSON array"}, true},
 		{"comments only, the default format", []string{"--spec", "register", comments}, []string{comments + ": no operations found in the ravel format, register's default", "--format (valid for register: ravel, histories)"}, true},
 		{"missing file", []string{"--spec", "kv", filepath.Join(dir, "nope.txt")}, []string{"no such file"}, true},
