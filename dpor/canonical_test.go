@@ -62,6 +62,9 @@ func TestCanonicalStatesKeepEveryCanonicalHistory(t *testing.T) {
 					if !r.o.complete {
 						t.Errorf("%s with canonical states did not complete", r.name)
 					}
+					if h := strayCycles(ex, r.o); h != "" {
+						t.Errorf("%s with canonical states found a cycle's history exhaustive search did not: %s", r.name, h)
+					}
 					if !slices.Equal(ex.canonical, r.o.canonical) {
 						t.Errorf("%s with canonical states found %d canonical histories, exhaustive with chronological ones %d; first missing: %s", r.name, len(r.o.canonical), len(ex.canonical), firstMissing(ex.canonical, r.o.canonical))
 					}

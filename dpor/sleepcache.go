@@ -76,8 +76,12 @@ func (s *stateful) sleep(nodes []Node, t int32) sleepKey {
 	row := s.cls.rows[s.g.class[t]]
 	out := s.slpAt[n]
 	tried := s.triedAt[n-1]
-	for _, list := range [2][]sleeper{s.slpAt[n-1], tried[:len(tried)-1]} {
+	cycled := &nodes[n-1].Cycled
+	for l, list := range [2][]sleeper{s.slpAt[n-1], tried[:len(tried)-1]} {
 		for _, e := range list {
+			if l == 1 && cycled.Len() > 0 && cycled.Has(nodes[n-1].Find(e.id)) {
+				continue
+			}
 			k := top.Find(e.id)
 			if k < 0 || top.Sleep.Has(k) {
 				continue

@@ -346,6 +346,9 @@ func inheritSleep(nodes []Node, dep Dependence) {
 		add(c)
 	}
 	for _, c := range parent.Tried[:len(parent.Tried)-1] {
+		if parent.Cycled.Len() > 0 && parent.Cycled.Has(parent.Find(c.Event.ID)) {
+			continue
+		}
 		add(c)
 	}
 }

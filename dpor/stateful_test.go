@@ -65,6 +65,9 @@ func TestStatefulDPORKeepsEveryCanonicalHistory(t *testing.T) {
 				if !slices.Equal(ex.canonical, dp.canonical) {
 					t.Errorf("dpor+caching found %d canonical histories, exhaustive+caching %d; first missing: %s", len(dp.canonical), len(ex.canonical), firstMissing(ex.canonical, dp.canonical))
 				}
+				if h := strayCycles(ex, dp); h != "" {
+					t.Errorf("dpor+caching found a cycle's history exhaustive+caching did not: %s", h)
+				}
 				if !slices.Equal(ex.violations, dp.violations) {
 					t.Errorf("dpor+caching found %d violations, exhaustive+caching %d", len(dp.violations), len(ex.violations))
 				}

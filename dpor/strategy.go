@@ -31,6 +31,12 @@ type Node struct {
 	// Final marks a state nothing is explored from: nothing is enabled, or the depth
 	// budget is spent.
 	Final bool
+	// Cycled holds the indices of Enabled whose step from this state, with state
+	// caching, reached a state earlier on the path: the search stopped there, so the
+	// event's continuations were not explored through it, and it is never put to sleep
+	// in this state's later children (sleep sets would otherwise block every path that
+	// still needs it: a timer re-armed on every firing, asleep, left no schedule).
+	Cycled Set
 	// Delays is the delay-bounded strategy's count of delays spent to reach this state;
 	// Cost its price of each Enabled event.
 	Delays int

@@ -34,6 +34,11 @@ type checker struct {
 type CanonicalHistory struct {
 	History      histories.Canonical
 	Linearizable bool
+	// Final is set when a schedule that ended at a final state, or was cut by the depth
+	// budget, had the history; it is not when only schedules that closed a cycle (with
+	// state caching) had it. Stateful DPOR finds every Final history exhaustive search
+	// finds, but may skip a cycle's history that some other history extends.
+	Final bool
 	// Err is why the history has no verdict (the specification panicked: a
 	// *wgl.SpecPanicError); Linearizable is then false. Such a run ends with an error.
 	Err error
@@ -47,6 +52,7 @@ type canonEntry struct {
 	ok     bool
 	err    error // why there is no verdict: the specification panicked
 	chrono int64 // chronological histories with this canonical form
+	final  bool  // a schedule that did not end in a cycle had it
 	first  found // the schedule that found it first
 }
 
@@ -94,8 +100,9 @@ func newChecker(x *executor) *checker {
 // the chronological histories that share it. where says how to find the schedule, and is
 // called only for a canonical history not seen before. It returns the history's entry,
 // whose verdict is known after finish.
-func (c *checker) judge(chrono uint64, events []histories.Event, st *Stats, where func() found) *canonEntry {
+func (c *checker) judge(chrono uint64, events []histories.Event, st *Stats, cycle bool, where func() found) *canonEntry {
 	if e, ok := c.chrono[chrono]; ok {
+		e.final = e.final || !cycle
 		return e
 	}
 	st.Unique++
@@ -117,6 +124,7 @@ func (c *checker) judge(chrono uint64, events []histories.Event, st *Stats, wher
 		c.work <- entry
 	}
 	entry.chrono++
+	entry.final = entry.final || !cycle
 	c.chrono[chrono] = entry
 	return entry
 }
@@ -130,7 +138,7 @@ func (c *checker) finish(st *Stats) ([]CanonicalHistory, *canonEntry) {
 	out := make([]CanonicalHistory, len(c.entries))
 	var first *canonEntry
 	for i, e := range c.entries {
-		out[i] = CanonicalHistory{History: e.c, Linearizable: e.ok, Err: e.err}
+		out[i] = CanonicalHistory{History: e.c, Linearizable: e.ok, Err: e.err, Final: e.final}
 		if e.ok || e.err != nil {
 			continue
 		}

@@ -81,6 +81,7 @@ type nodeRecord struct {
 	Enabled              int // len(Enabled), checked on resume
 	Taken                int
 	Backtrack, Done, Slp []int
+	Cycled               []int `json:",omitempty"`
 	Tried, SleepInfo     []stepRecord
 	Freeze               bool
 	Delays               int
@@ -351,7 +352,7 @@ func (e *engine) record(done, complete bool) *checkpointRecord {
 func nodeToRecord(n *dpor.Node, depth int) nodeRecord {
 	k := len(n.Enabled)
 	r := nodeRecord{Enabled: k, Taken: n.Taken, Backtrack: members(&n.Backtrack, k), Done: members(&n.Done, k),
-		Slp: members(&n.Sleep, k), Freeze: n.Freeze, Delays: n.Delays, Cost: append([]int(nil), n.Cost...)}
+		Slp: members(&n.Sleep, k), Cycled: members(&n.Cycled, k), Freeze: n.Freeze, Delays: n.Delays, Cost: append([]int(nil), n.Cost...)}
 	step := func(s *dpor.StepInfo) stepRecord {
 		return stepRecord{Index: n.Find(s.Event.ID), Invokes: s.Invokes, Returns: s.Returns,
 			Answers: append([]model.RequestID(nil), s.Answers...), Before: members(&s.Before, depth)}
@@ -427,7 +428,7 @@ func (e *engine) restore() (more, complete bool, err error) {
 			return false, false, bad(d, fmt.Sprintf("%d events enabled, the checkpoint has %d", len(n.Enabled), nr.Enabled))
 		}
 		n.Taken, n.Freeze, n.Delays = nr.Taken, nr.Freeze, nr.Delays
-		n.Backtrack, n.Done, n.Sleep = setOf(nr.Backtrack), setOf(nr.Done), setOf(nr.Slp)
+		n.Backtrack, n.Done, n.Sleep, n.Cycled = setOf(nr.Backtrack), setOf(nr.Done), setOf(nr.Slp), setOf(nr.Cycled)
 		n.Cost = append(n.Cost[:0], nr.Cost...)
 		toInfo := func(sr stepRecord) (dpor.StepInfo, bool) {
 			if sr.Index < 0 || sr.Index >= len(n.Enabled) {

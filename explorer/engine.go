@@ -355,6 +355,17 @@ func (e *engine) arrive(s *state) bool {
 			if r, ok := e.strat.(dpor.Revisiter); ok {
 				r.Revisit(e)
 			}
+			if e.closesCycle(s) {
+				// A path that returns to a state on itself will repeat forever: the
+				// lasso is a schedule of a system that never quiesces (a re-armed
+				// timer), and its history, the same all around the cycle, is final.
+				// Judged here, or a search whose every path cycles judges none.
+				e.stats.Cycles++
+				e.endSchedule(s, false, true)
+				if _, ok := e.strat.(dpor.Revisiter); ok {
+					e.expandCycle()
+				}
+			}
 			e.pop()
 			e.forget()
 			return false
@@ -364,7 +375,7 @@ func (e *engine) arrive(s *state) bool {
 		return true
 	}
 	d := len(e.states) - 1
-	e.endSchedule(s, len(e.nodes[d].Enabled) > 0)
+	e.endSchedule(s, len(e.nodes[d].Enabled) > 0, false)
 	e.pop()
 	e.forget()
 	return false
@@ -582,6 +593,7 @@ func (e *engine) push(s *state) bool {
 	n.Backtrack.Clear()
 	n.Done.Clear()
 	n.Sleep.Clear()
+	n.Cycled.Clear()
 	n.SleepInfo = n.SleepInfo[:0]
 	n.Tried = n.Tried[:0]
 	n.Taken = -1
@@ -648,7 +660,7 @@ func (e *engine) steps(d int) []dpor.Event {
 }
 
 // endSchedule judges the history of the schedule that ended in s, the top of the path.
-func (e *engine) endSchedule(s *state, cut bool) {
+func (e *engine) endSchedule(s *state, cut, cycle bool) {
 	if endHook != nil {
 		endHook(e, s, cut)
 	}
@@ -663,10 +675,10 @@ func (e *engine) endSchedule(s *state, cut bool) {
 	}
 	if e.opts.OnSchedule != nil {
 		d := len(e.states) - 1
-		e.end = ScheduleEnd{Index: e.stats.Schedules, Steps: e.steps(d), Events: events, Fingerprint: s.fingerprint(), Cut: cut}
+		e.end = ScheduleEnd{Index: e.stats.Schedules, Steps: e.steps(d), Events: events, Fingerprint: s.fingerprint(), Cut: cut, Cycle: cycle}
 		e.opts.OnSchedule(&e.end)
 	}
-	e.judged = e.checker.judge(e.x.chronoOf(s, events), events, &e.stats, func() found {
+	e.judged = e.checker.judge(e.x.chronoOf(s, events), events, &e.stats, cycle, func() found {
 		return found{
 			schedule:    e.stats.Schedules,
 			steps:       e.steps(len(e.states) - 1),
@@ -722,4 +734,29 @@ func (e *engine) verifyReplay(v *Violation) {
 	// the same state; one that does not is not verified.
 	v.Replayed = ex.Failure == v.Kind+": "+v.Message && len(ex.Steps) == len(v.Steps) &&
 		(len(v.Steps) == 0 || ex.Fingerprint == v.Fingerprint)
+}
+
+// closesCycle reports whether s, the state just reached (on top of the path), is the
+// state of an earlier step of the same path: the fingerprint covers the history, so the
+// cycle from there to s added nothing to it.
+func (e *engine) closesCycle(s *state) bool {
+	fp := s.fingerprint()
+	for _, on := range e.states[:len(e.states)-1] {
+		if on != nil && on.fingerprint() == fp {
+			return true
+		}
+	}
+	return false
+}
+
+// expandCycle explores every event of the state whose step closed a cycle, for a
+// strategy that explores a subset of each state's events: the stack proviso of partial
+// order reduction (Valmari's ignoring problem). Without it, an event independent of the
+// cycle's steps is never taken on any path through the cycle: stateful DPOR, on a
+// primary whose timer re-arms itself, fired the timer forever and never delivered the
+// clients' requests.
+func (e *engine) expandCycle() {
+	n := &e.nodes[len(e.nodes)-2]
+	n.Backtrack.AddAll(len(n.Enabled))
+	n.Cycled.Add(n.Taken)
 }

@@ -183,6 +183,9 @@ type ScheduleEnd struct {
 	Fingerprint uint64
 	// Cut reports that the depth budget ended the schedule.
 	Cut bool
+	// Cycle is set when the schedule ended, with state caching, by returning to a state
+	// earlier on its path: a system that never quiesces repeats the cycle forever.
+	Cycle bool
 }
 
 // Stats are a run's measurements; the names in comments are the DS2 paper's (Table A1).
@@ -191,6 +194,11 @@ type Stats struct {
 	Steps     int64 // handler runs: events delivered
 	MaxDepth  int   // the longest schedule
 	Cut       int64 // schedules ended by the depth budget
+	// Cycles counts the schedules, in Schedules too, that ended, with state caching, by
+	// returning to a state earlier on the same path: a lasso, which a system that never
+	// quiesces (a timer re-armed on every firing) ends every schedule with. Its history
+	// is judged like a final state's: it is the same all around the cycle.
+	Cycles int64
 	// Crowd is the largest group of like messages pending where a schedule was cut: a
 	// sign of a protocol that sends without bound, when large.
 	Crowd Crowd

@@ -296,7 +296,7 @@ func (e *engine) sample(ctx context.Context, cfg *samplers.Config, seed int64) b
 		rec := runRecord{run: int64(r), failed: out == samplers.Failed}
 		if out != samplers.Failed {
 			d := len(e.states) - 1
-			e.endSchedule(e.states[d], out == samplers.Cut)
+			e.endSchedule(e.states[d], out == samplers.Cut, false)
 			rec.entry = e.judged
 		}
 		if out == samplers.Cut {

@@ -585,6 +585,9 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	row("", "steps (messages delivered)", report.Thousands(r.Steps))
 	row("", "longest schedule (steps)", fmt.Sprint(r.MaxDepthReached))
 	row("", "cut schedules (depth budget)", report.Thousands(r.CutSchedules))
+	if r.CycleSchedules > 0 {
+		row("", "schedules ending in a cycle", report.Thousands(r.CycleSchedules))
+	}
 	if r.Dependence != "" {
 		row("", "paths blocked by sleep sets (no schedule)", report.Thousands(r.SleepBlocked))
 	}

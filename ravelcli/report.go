@@ -21,12 +21,16 @@ const violationFormat = report.Format
 // checkReport is check's JSON output: one object.
 type checkReport struct {
 	runInfo
-	Complete            bool  `json:"complete"`
-	Interrupted         bool  `json:"interrupted"`
-	Schedules           int64 `json:"schedules"`
-	Steps               int64 `json:"steps"`
-	MaxDepthReached     int   `json:"max_depth_reached"`
-	CutSchedules        int64 `json:"cut_schedules"`
+	Complete        bool  `json:"complete"`
+	Interrupted     bool  `json:"interrupted"`
+	Schedules       int64 `json:"schedules"`
+	Steps           int64 `json:"steps"`
+	MaxDepthReached int   `json:"max_depth_reached"`
+	CutSchedules    int64 `json:"cut_schedules"`
+	// CycleSchedules are the schedules that ended, with state caching, by returning to
+	// a state earlier on their path (a protocol that never quiesces); their histories
+	// are judged like a final state's.
+	CycleSchedules      int64 `json:"cycle_schedules"`
 	SleepBlocked        int64 `json:"sleep_blocked"`
 	HistoriesIncomplete int64 `json:"histories_incomplete"`
 	HistoriesUnique     int64 `json:"histories_unique"`
@@ -108,6 +112,7 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		Steps:                    st.Steps,
 		MaxDepthReached:          st.MaxDepth,
 		CutSchedules:             st.Cut,
+		CycleSchedules:           st.Cycles,
 		SleepBlocked:             st.SleepBlocked,
 		HistoriesIncomplete:      st.Incomplete,
 		HistoriesUnique:          st.Unique,
