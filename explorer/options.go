@@ -200,6 +200,13 @@ type Stats struct {
 	// SleepBlocked counts paths abandoned at a state with events enabled, every one of
 	// them asleep (sleep sets): work that ends in no schedule. Optimal DPOR has none.
 	SleepBlocked int64
+	// Answered counts the harness's operations answered in at least one schedule (at
+	// most Harness.NumOps). 0 after schedules were explored means that the actors never
+	// answered a request: every history was all open, which any specification accepts, so
+	// nothing was checked — often a handler whose type switch names another
+	// model.Request[I] than the harness sends (Harness.RequestType). After a resumed
+	// checkpoint it is at least the checkpoint's figure.
+	Answered int64
 
 	Incomplete         int64 // #IH: schedules whose history has an operation not invoked or not answered
 	Unique             int64 // #UH: chronologically unique histories

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,14 @@ func InsertByRequest[T any](s []T, v T, key func(T) RequestID) []T {
 // Request is the message a client sends to invoke an operation with input I. Actors
 // receive it as a model.Request[I] (for example model.Request[specs.RegisterInput]),
 // may forward it as it is, and answer it with Ctx.Respond(req.ID, output).
+//
+// I is exactly the input type of the harness's specification (Harness.RequestType names
+// it): a handler whose type switch matches a Request of another I — model.Request[int],
+// or an input type of the same name from another package — never sees the request, and
+// never answers it. Such an operation stays open in every history, which the checker
+// cannot fault; ravel check and raveltest say when no operation, or not every one, was
+// answered in any schedule (explorer.Stats.Answered), and raveltest.Check fails a test in
+// which none was.
 //
 // A request is fingerprinted by its ID: the harness fixes the input of every ID, so an
 // actor that forwards a request must not change its Input (copy it into a message of its
@@ -97,6 +106,8 @@ type Harness struct {
 	targets []ID
 	inputs  [][]any
 	request func(id RequestID, in any) any
+	// reqType is the request's type name, for RequestType.
+	reqType string
 	// timeouts is how many times each client may time out and retry (Retrying).
 	timeouts int
 }
@@ -110,6 +121,7 @@ func Clients[S, I, O comparable](spec specs.Spec[S, I, O], clients ...Client[I])
 		targets: make([]ID, len(clients)),
 		inputs:  make([][]any, len(clients)),
 		request: func(id RequestID, in any) any { return Request[I]{ID: id, Input: in.(I)} },
+		reqType: fmt.Sprintf("%T", Request[I]{}),
 	}
 	for c, cl := range clients {
 		h.targets[c] = cl.Target
@@ -176,6 +188,15 @@ func (h *Harness) Request(id RequestID) any {
 	c, _ := id.Client.Client()
 	return h.request(id, h.inputs[c][id.Seq])
 }
+
+// RequestType names the type of the messages h's clients send, as a handler's type
+// switch must name it: "model.Request[specs.RegisterInput]" (package paths left out).
+func (h *Harness) RequestType() string {
+	return requestPath.ReplaceAllString(h.reqType, "")
+}
+
+// requestPath matches the import path before a package name in a type's name.
+var requestPath = regexp.MustCompile(`[A-Za-z0-9_.~-]+/`)
 
 // InputOf is the input of operation id.
 func (h *Harness) InputOf(id RequestID) any {

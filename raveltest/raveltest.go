@@ -169,6 +169,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	logReflectiveCopies(t, &sys, res, c.opts.Reflective)
 	logSummary(t, sys.Name, corpus, res, ws, c, budgetFrom)
 	if res.First == nil {
+		checkAnswered(t, &sys, res, ws != nil)
 		return res
 	}
 	// A workload's operations index the harness's alphabet, not its own system's.
@@ -263,7 +264,7 @@ func explore(sys model.System, c config) (res *explorer.Result, failing *failing
 	ws = &workloadsRun{generated: len(all), out: out}
 	if out.Failing == nil {
 		res := &explorer.Result{Complete: out.Complete == out.Checked}
-		res.Stats.Schedules = out.Schedules
+		res.Stats.Schedules, res.Stats.Answered = out.Schedules, out.Answered
 		return res, nil, ws, nil
 	}
 	return out.Result, &failingWorkload{w: *out.Failing, system: out.System}, ws, nil
@@ -281,8 +282,8 @@ func logSummary(t testing.TB, name, corpus string, res *explorer.Result, ws *wor
 	switch st := res.Sampling; {
 	case ws != nil:
 		o := ws.out
-		parts = append(parts, fmt.Sprintf("workloads %s: %s generated, %s checked (%s explored completely), %s schedules",
-			c.gen, report.Thousands(int64(ws.generated)), report.Thousands(int64(o.Checked)), report.Thousands(int64(o.Complete)), report.Thousands(o.Schedules)))
+		parts = append(parts, fmt.Sprintf("workloads %s: %s generated, %s checked (%s explored completely), %s",
+			c.gen, report.Thousands(int64(ws.generated)), report.Thousands(int64(o.Checked)), report.Thousands(int64(o.Complete)), report.Count(o.Schedules, "schedule")))
 	case st != nil:
 		// ravel check's sampler report, its first rows on one line.
 		line := fmt.Sprintf("sampler %s seed %d runs %d…%d: hits %s of %s, hit rate %.4f [%.4f, %.4f] (95%% Wilson interval)",
@@ -292,13 +293,34 @@ func logSummary(t testing.TB, name, corpus string, res *explorer.Result, ws *wor
 		}
 		parts = append(parts, line)
 	default:
-		line := report.Thousands(res.Stats.Schedules) + " schedules"
+		line := report.Count(res.Stats.Schedules, "schedule")
 		if c.opts.StateCaching {
 			line += ", " + report.Thousands(res.Stats.States) + " states"
 		}
 		parts = append(parts, line+"; search: "+searchStatus(res, c, budgetFrom))
 	}
 	t.Logf("raveltest: %s: %s", name, strings.Join(parts, "; "))
+}
+
+// checkAnswered fails t when the search saw no operation answered: every history was
+// all open, which any specification accepts, so the test checked nothing (most often a
+// handler whose type switch names another model.Request[I] than the harness sends). It
+// logs, without failing, a search in which some operations were never answered, or every
+// schedule left one unanswered: faults, timeouts and budgets may do that.
+func checkAnswered(t testing.TB, sys *model.System, res *explorer.Result, perWorkload bool) {
+	t.Helper()
+	st := res.Stats
+	switch {
+	case st.Schedules == 0:
+	case st.Answered == 0:
+		t.Errorf("raveltest: %s: %s", sys.Name, report.Unanswered(sys.Harness, st))
+	case perWorkload:
+		// Each workload has its own operations: only the sum is known.
+	default:
+		if note := report.Unanswered(sys.Harness, st); note != "" {
+			t.Logf("raveltest: %s: note: %s", sys.Name, note)
+		}
+	}
 }
 
 // searchStatus is ravel check's status line (its printCheck), with the budgets named as

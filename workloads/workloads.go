@@ -304,8 +304,9 @@ func (w Workload) Describe(sys *model.System, alphabet []any) string {
 type Outcome struct {
 	// Checked is the number of workloads explored; Complete how many of them completely.
 	Checked, Complete int
-	// Schedules sums the schedules of every run.
-	Schedules int64
+	// Schedules sums the schedules of every run, Answered their operations answered
+	// (explorer.Stats.Answered): 0 means no workload's actors ever answered a request.
+	Schedules, Answered int64
 	// Failing is the first workload with a violation, System the system under it, and
 	// Result its run; nil when none failed.
 	Failing *Workload
@@ -335,6 +336,7 @@ func Check(ctx context.Context, sys model.System, ws []Workload, alphabet []any,
 		}
 		out.Checked++
 		out.Schedules += res.Stats.Schedules
+		out.Answered += res.Stats.Answered
 		if res.Complete {
 			out.Complete++
 		}
