@@ -49,7 +49,8 @@ import (
 // given.
 const ShortBudget = 2_000
 
-// Option configures Check.
+// Option configures Check. Check applies its options in order: of two that set the
+// same thing, the later wins (Options sets them all). A nil Option is skipped.
 type Option func(*config)
 
 type config struct {
@@ -88,11 +89,14 @@ func MaxDepth(steps int) Option { return func(c *config) { c.opts.MaxDepth = ste
 // fewer states, the same canonical histories). The other options keep their values.
 func StateCaching(on bool) Option { return func(c *config) { c.opts.StateCaching = on } }
 
-// Options sets every explorer option at once, Minimize among them: an Options without
-// Minimize set turns off the shrinking Check does by default. Budget, Strategy, Sampler,
-// Seed, StateCaching, MaxDepth and Minimize given after it win, and are the way to change
-// one option alone.
-func Options(o explorer.Options) Option { return func(c *config) { c.opts = o } }
+// Options sets every explorer option at once, MaxSchedules and Minimize among them: an
+// Options without Minimize set turns off the shrinking Check does by default. Options
+// apply in order, the later winning: Options replaces what Budget, Strategy, Sampler,
+// Seed, StateCaching, MaxDepth and Minimize given before it set, and those given after
+// it change one option alone.
+func Options(o explorer.Options) Option {
+	return func(c *config) { c.opts, c.budget = o, 0 }
+}
 
 // Dir sets the directory of saved counterexamples; the default is
 // testdata/ravel/<TestName> under the test's package directory.
@@ -121,7 +125,9 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	t.Helper()
 	c := config{explore: true, opts: explorer.Options{Minimize: true}}
 	for _, o := range options {
-		o(&c)
+		if o != nil { // a nil Option sets nothing, as ravelcli's
+			o(&c)
+		}
 	}
 	if c.dir == "" {
 		c.dir = filepath.Join("testdata", "ravel", sanitize(t.Name()))
