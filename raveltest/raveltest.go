@@ -154,7 +154,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	}
 	if c.gen != nil {
 		// A generator that makes no workload would check nothing, and pass.
-		if err := c.gen.Validate(); err != nil {
+		if err := c.gen.Over(&sys).Validate(); err != nil {
 			t.Fatalf("raveltest: %s: %v", sys.Name, err)
 			return nil
 		}
