@@ -64,7 +64,7 @@ type Options struct {
 	// CanonicalStates, with StateCaching, makes a state's fingerprint cover the canonical
 	// form of its history — the operations, their outputs, the ones open, and which
 	// returned before which was invoked — instead of the history's chronological order
-	// (canonkey.go). Paths whose histories differ only in an order no canonical history
+	// (docs/visited-states.md). Paths whose histories differ only in an order no canonical history
 	// tells apart then reach one state, not several: the search keeps the same canonical
 	// histories and violations in fewer states, but finds fewer chronologically unique
 	// histories (Stats.Unique), since it explores fewer paths. Only exhaustive search and
@@ -78,16 +78,18 @@ type Options struct {
 	// both a fault and a delivery are enabled: it then picks one of the faults, otherwise
 	// one of the deliveries, uniformly. 0 picks uniformly among all enabled events.
 	FaultProbability float64
-	// Minimize shrinks the first violation's schedule before reporting it (minimize.go).
+	// Minimize shrinks the first violation's schedule before reporting it (Minimize:
+	// delta debugging, as ravel check --minimize).
 	Minimize bool
 	// OnSchedule, when set, is called at the end of every schedule. The argument is valid
 	// only during the call.
 	OnSchedule func(*ScheduleEnd)
 	// Progress, when set, is called about every ProgressEvery with the statistics so far.
-	Progress      func(Stats)
+	Progress func(Stats)
+	// ProgressEvery is the interval between Progress calls; 0 is one second.
 	ProgressEvery time.Duration
 	// Checkpoint, when its Dir is set, keeps the search resumable after a kill
-	// (checkpoint.go).
+	// (Checkpointing).
 	Checkpoint Checkpointing
 
 	// Sampling, when set, runs a randomized sampler of package samplers instead of a
@@ -97,7 +99,10 @@ type Options struct {
 	// with a Strategy, and a sampler (the random strategy too) with MaxSchedules
 	// Unlimited: it never ends by itself (NeverEnds).
 	Sampling *samplers.Config
-	Seed     int64
+	// Seed seeds the random strategies and the samplers (0 is a seed like another).
+	Seed int64
+	// FirstRun is a sampler's first run, for repeating one run or going on from an
+	// earlier session; it should not be negative.
 	FirstRun int
 	// chooser replaces the seeded generator of run r (exact tests enumerate draws).
 	chooser func(run int) samplers.Chooser
@@ -236,7 +241,7 @@ type Stats struct {
 	Replayed int64
 	// Peeked counts the steps, in Steps too, that stateful DPOR ran only to learn what
 	// an event would send, to choose the event a new state starts with
-	// (dpor/quietfirst.go), and that the search then neither explored nor looked at
+	// (dpor.Optimal), and that the search then neither explored nor looked at
 	// otherwise.
 	Peeked int64
 	// The visited set's own figures, with state caching.

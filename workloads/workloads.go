@@ -290,6 +290,8 @@ func (w Workload) Apply(sys model.System, alphabet []any) (model.System, error) 
 // Describe writes w's operations: "c0 → n0: Write(1) Read(); c1 → n1: Read()". The
 // alphabet must be the one w was generated over (the original harness's, as in For and
 // Check), not that of the system w.Apply returns, which lists only the inputs w uses.
+// Describe panics on an operation outside the alphabet, which Apply refuses with an
+// error.
 func (w Workload) Describe(sys *model.System, alphabet []any) string {
 	spec := sys.Harness.Spec()
 	parts := make([]string, len(w.Ops))
