@@ -74,6 +74,9 @@ type engine struct {
 	// habits are what deliveries have always sent, by receiver and content (sendsto.go),
 	// for stateful DPOR's SendsTo; nil for other searches.
 	habits map[uint64]sendsHabit
+	// answered holds the operations answered in some schedule so far, until every one
+	// has been (Stats.Answered); nil then.
+	answered map[model.RequestID]struct{}
 }
 
 type peek struct {
@@ -673,6 +676,7 @@ func (e *engine) endSchedule(s *state, cut, cycle bool) {
 	if !histories.Complete(e.x.harness, events) {
 		e.stats.Incomplete++
 	}
+	e.noteAnswered(events)
 	if e.opts.OnSchedule != nil {
 		d := len(e.states) - 1
 		e.end = ScheduleEnd{Index: e.stats.Schedules, Steps: e.steps(d), Events: events, Fingerprint: s.fingerprint(), Cut: cut, Cycle: cycle}
@@ -687,6 +691,28 @@ func (e *engine) endSchedule(s *state, cut, cycle bool) {
 			at:          time.Since(e.start),
 		}
 	})
+}
+
+// noteAnswered counts, in Stats.Answered, the operations events answer that no
+// schedule had answered before. Once every operation has been, it costs nothing more.
+func (e *engine) noteAnswered(events []histories.Event) {
+	all := int64(e.x.harness.NumOps())
+	if e.stats.Answered >= all {
+		return
+	}
+	if e.answered == nil {
+		e.answered = make(map[model.RequestID]struct{})
+	}
+	for _, ev := range events {
+		if ev.Kind == histories.Return {
+			e.answered[ev.Req] = struct{}{}
+		}
+	}
+	// A resumed checkpoint's figure stands for the operations its search answered.
+	e.stats.Answered = max(e.stats.Answered, int64(len(e.answered)))
+	if e.stats.Answered >= all {
+		e.answered = nil
+	}
 }
 
 // fail records a panic or bad response in the step from depth d−1; s is the state the

@@ -19,7 +19,8 @@ import (
 // for the original), so a step that only re-sent can go. Every candidate is replayed
 // from the initial state, so nothing carries over from the search, and the schedule
 // returned names the events it runs. Cancelling ctx stops it with the
-// smallest violating schedule found so far. v itself is not modified.
+// smallest violating schedule found so far. v itself is not modified; it must not be
+// nil (Minimize panics on a nil v, as on any nil pointer).
 func Minimize(ctx context.Context, sys model.System, v *Violation) (*Violation, error) {
 	x, err := newExecutor(&sys, false)
 	if err != nil {

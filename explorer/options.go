@@ -64,7 +64,7 @@ type Options struct {
 	// CanonicalStates, with StateCaching, makes a state's fingerprint cover the canonical
 	// form of its history — the operations, their outputs, the ones open, and which
 	// returned before which was invoked — instead of the history's chronological order
-	// (canonkey.go). Paths whose histories differ only in an order no canonical history
+	// (docs/visited-states.md). Paths whose histories differ only in an order no canonical history
 	// tells apart then reach one state, not several: the search keeps the same canonical
 	// histories and violations in fewer states, but finds fewer chronologically unique
 	// histories (Stats.Unique), since it explores fewer paths. Only exhaustive search and
@@ -78,16 +78,18 @@ type Options struct {
 	// both a fault and a delivery are enabled: it then picks one of the faults, otherwise
 	// one of the deliveries, uniformly. 0 picks uniformly among all enabled events.
 	FaultProbability float64
-	// Minimize shrinks the first violation's schedule before reporting it (minimize.go).
+	// Minimize shrinks the first violation's schedule before reporting it (Minimize:
+	// delta debugging, as ravel check --minimize).
 	Minimize bool
 	// OnSchedule, when set, is called at the end of every schedule. The argument is valid
 	// only during the call.
 	OnSchedule func(*ScheduleEnd)
 	// Progress, when set, is called about every ProgressEvery with the statistics so far.
-	Progress      func(Stats)
+	Progress func(Stats)
+	// ProgressEvery is the interval between Progress calls; 0 is one second.
 	ProgressEvery time.Duration
 	// Checkpoint, when its Dir is set, keeps the search resumable after a kill
-	// (checkpoint.go).
+	// (Checkpointing).
 	Checkpoint Checkpointing
 
 	// Sampling, when set, runs a randomized sampler of package samplers instead of a
@@ -97,7 +99,10 @@ type Options struct {
 	// with a Strategy, and a sampler (the random strategy too) with MaxSchedules
 	// Unlimited: it never ends by itself (NeverEnds).
 	Sampling *samplers.Config
-	Seed     int64
+	// Seed seeds the random strategies and the samplers (0 is a seed like another).
+	Seed int64
+	// FirstRun is a sampler's first run, for repeating one run or going on from an
+	// earlier session; it should not be negative.
 	FirstRun int
 	// chooser replaces the seeded generator of run r (exact tests enumerate draws).
 	chooser func(run int) samplers.Chooser
@@ -208,6 +213,13 @@ type Stats struct {
 	// SleepBlocked counts paths abandoned at a state with events enabled, every one of
 	// them asleep (sleep sets): work that ends in no schedule. Optimal DPOR has none.
 	SleepBlocked int64
+	// Answered counts the harness's operations answered in at least one schedule (at
+	// most Harness.NumOps). 0 after schedules were explored means that the actors never
+	// answered a request: every history was all open, which any specification accepts, so
+	// nothing was checked — often a handler whose type switch names another
+	// model.Request[I] than the harness sends (Harness.RequestType). After a resumed
+	// checkpoint it is at least the checkpoint's figure.
+	Answered int64
 
 	Incomplete         int64 // #IH: schedules whose history has an operation not invoked or not answered
 	Unique             int64 // #UH: chronologically unique histories
@@ -237,7 +249,7 @@ type Stats struct {
 	Replayed int64
 	// Peeked counts the steps, in Steps too, that stateful DPOR ran only to learn what
 	// an event would send, to choose the event a new state starts with
-	// (dpor/quietfirst.go), and that the search then neither explored nor looked at
+	// (dpor.Optimal), and that the search then neither explored nor looked at
 	// otherwise.
 	Peeked int64
 	// The visited set's own figures, with state caching.

@@ -1,11 +1,11 @@
 // Package formats reads recorded histories from files into histories.Operation values
 // that the wgl checker takes, one file per format:
 //
-//   - porcupine_kv.go: porcupine's key-value logs, one EDN map a line (specs.KV);
-//   - jepsen.go: Jepsen's logs and history.edn of a compare-and-set register, such as
+//   - ReadPorcupineKV: porcupine's key-value logs, one EDN map a line (specs.KV);
+//   - ReadJepsen: Jepsen's logs and history.edn of a compare-and-set register, such as
 //     the etcd logs of Knossos and porcupine (specs.CASRegister);
-//   - ravel.go: Ravel's own format, one JSON object an operation, for any specification
-//     with a Codec (specs.Register, specs.CASRegister and specs.KV have one each); it is
+//   - ReadRavel and WriteRavel: Ravel's own format, one JSON object an operation, for
+//     any specification with a Codec (specs.Register, specs.CASRegister and specs.KV have one each); it is
 //     the only one with a writer, and what it writes reads back the same.
 //
 // Every reader takes the name of what it reads (a file name, usually) and reports a

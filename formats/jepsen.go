@@ -175,6 +175,10 @@ func parseJepsenEDN(text string) (jepsenEvent, error) {
 // Times are line numbers, as for ReadPorcupineKV: Call is the line of the :invoke and
 // Return the line of the completion; an Open operation's Return is one past the last
 // line. Client is the process. Operations are returned in the order they were invoked.
+//
+// An input with no line of either kind — empty, or not a Jepsen log at all — gives an
+// empty history and no error, and an empty history is linearizable: a caller that must
+// not pass such a file checks for it (ravel lincheck refuses it).
 func ReadJepsen(r io.Reader, name string) ([]histories.Operation[specs.CASInput, specs.CASOutput], error) {
 	type pendingOp struct {
 		op   int // index into ops

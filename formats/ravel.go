@@ -65,7 +65,8 @@ type ravelLine struct {
 
 // ReadRavel reads a history in Ravel's format, decoding inputs and outputs with codec.
 // Operations are returned in the order of the lines; an Open operation has Return 0 and
-// the zero Output.
+// the zero Output. codec's Decode functions must be set: ReadRavel calls them, and
+// panics on a nil one (ravelcli.Spec refuses such a codec first).
 func ReadRavel[I, O any](r io.Reader, name string, codec Codec[I, O]) ([]histories.Operation[I, O], error) {
 	var ops []histories.Operation[I, O]
 	var lines []int // of each operation
@@ -216,7 +217,8 @@ func jsonType(goType string) string {
 
 // WriteRavel writes ops in Ravel's format, one line each in the order given. Reading the
 // result back with ReadRavel gives ops again, except that an Open operation's Return and
-// Output, which mean nothing, come back as zero.
+// Output, which mean nothing, come back as zero. codec's Encode functions must be set:
+// WriteRavel panics on a nil one.
 func WriteRavel[I, O any](w io.Writer, ops []histories.Operation[I, O], codec Codec[I, O]) error {
 	bw := bufio.NewWriter(w)
 	for _, op := range ops {

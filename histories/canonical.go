@@ -21,7 +21,8 @@ type Canonical struct {
 	words int
 }
 
-// CanonicalOp is one operation of a canonical history.
+// CanonicalOp is one operation of a canonical history: its request, whether it is open,
+// and its output with that output's fingerprint (Event.OutputHash) when it is not.
 type CanonicalOp struct {
 	Req        model.RequestID
 	Open       bool
@@ -97,7 +98,8 @@ func (c *Canonical) Hash() uint64 {
 }
 
 // Equal reports whether c and d are the same canonical history. Outputs are compared
-// with == (specification outputs are comparable).
+// with == (specification outputs are comparable), not by OutputHash, which Hash uses:
+// histories built from events without OutputHash may hash alike and not be Equal.
 func (c *Canonical) Equal(d *Canonical) bool {
 	if len(c.Ops) != len(d.Ops) || !slices.Equal(c.prec, d.prec) {
 		return false

@@ -29,7 +29,10 @@ type Event struct {
 	Req  model.RequestID
 	// Output is the response's value (Return only).
 	Output any
-	// OutputHash is Output's fingerprint (Return only); histories compare outputs by it.
+	// OutputHash is Output's fingerprint (Return only): snapshot.Mode{}.Fingerprint(Output),
+	// as the explorer records it. Hash, ChainHash and Canonical.Hash see an output only
+	// through it, so events built by hand must set it: outputs with the same OutputHash
+	// (0, left unset) hash alike. Canonical.Equal compares the outputs themselves.
 	OutputHash uint64
 }
 

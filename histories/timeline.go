@@ -14,7 +14,9 @@ import (
 //	c2  Read()             ├──────  (no response)
 //
 // Two operations overlap exactly when their spans share a column, so whether the history
-// is linearizable can be read off the picture.
+// is linearizable can be read off the picture. sys must be the system whose harness the
+// events are of: Timeline panics on a nil sys, or on an event for a client or operation
+// its harness does not have.
 func Timeline(sys *model.System, events []Event) string {
 	ops := Operations(sys.Harness, events)
 	spec := sys.Harness.Spec()
@@ -56,7 +58,8 @@ func Timeline(sys *model.System, events []Event) string {
 }
 
 // Sequence writes the history as its events in order, the way the DS2 paper prints
-// them: "inv c0 Write(1); ret c0 ok; …".
+// them: "inv c0 Write(1); ret c0 ok; …". It panics, like Timeline, on a nil sys or an
+// event its harness does not have.
 func Sequence(sys *model.System, events []Event) string {
 	spec := sys.Harness.Spec()
 	var b strings.Builder

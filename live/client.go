@@ -89,30 +89,62 @@ func (k *KVNodeClient) Do(ctx context.Context, node int, in Input) (Output, erro
 	return Output{OK: res.OK}, nil
 }
 
-// Workload drives the clients of one iteration.
+// Workload drives the clients of one iteration against a system's nodes, over keys
+// "k0" … and values 0 …. Drive refuses one whose counts are out of range (Validate).
 type Workload struct {
-	Client  Client
-	Nodes   int
+	// Client sends the operations; it must not be nil.
+	Client Client
+	// Nodes is the number of nodes (at least 1): each operation goes to one drawn at
+	// random.
+	Nodes int
+	// Clients is the number of concurrent clients, Ops the operations each issues, one
+	// after the other (0 or more: none, no operation).
 	Clients int
-	Ops     int // per client
-	Keys    int
-	Values  int
+	Ops     int
+	// Keys and Values are how many keys and values operations draw from (at least 1).
+	Keys   int
+	Values int
 	// ReadPercent is the share of reads in percent, the rest split evenly between writes
 	// and compare-and-sets (0: no reads); a negative share draws reads, writes and
 	// compare-and-sets a third each.
 	ReadPercent int
-	OpTimeout   time.Duration
-	Think       time.Duration
-	Seed        uint64
-	Run         int
+	// OpTimeout is how long an operation may take before it is abandoned, open; it must
+	// be positive (Config's default is 1s).
+	OpTimeout time.Duration
+	// Think is the pause between a client's operations (0: none); after a failure a
+	// client pauses at least OpTimeout/10.
+	Think time.Duration
+	// Seed and Run pick the random choices: the same pair, the same choices per client.
+	Seed uint64
+	Run  int
+}
+
+// Validate says what is wrong with w, Drive's refusal: a nil Client, Nodes, Keys or
+// Values below 1, negative Clients or Ops, or an OpTimeout that is not positive.
+func (w Workload) Validate() error {
+	switch {
+	case w.Client == nil:
+		return errors.New("live: workload without a Client")
+	case w.Nodes < 1 || w.Keys < 1 || w.Values < 1:
+		return fmt.Errorf("live: workload of %d nodes, %d keys, %d values: each must be at least 1", w.Nodes, w.Keys, w.Values)
+	case w.Clients < 0 || w.Ops < 0:
+		return fmt.Errorf("live: workload of %d clients, %d operations each: neither may be negative", w.Clients, w.Ops)
+	case w.OpTimeout <= 0:
+		return fmt.Errorf("live: workload with operation timeout %v: it must be positive", w.OpTimeout)
+	}
+	return nil
 }
 
 // Drive runs the workload: every client, concurrently, issues its operations one after the
 // other to nodes it picks at random, recording invocation and completion times (ns since
 // the start). An operation that times out or fails with an unknown outcome is open; a read
 // that does not answer and an operation that certainly failed are left out, having had no
-// effect. It returns when every client is done or ctx is.
-func (w Workload) Drive(ctx context.Context) []Op {
+// effect. It returns when every client is done or ctx is; before starting, it returns
+// Validate's error for a workload it cannot run.
+func (w Workload) Drive(ctx context.Context) ([]Op, error) {
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	var mu sync.Mutex
 	var ops []Op
@@ -178,5 +210,5 @@ func (w Workload) Drive(ctx context.Context) []Op {
 		}()
 	}
 	wg.Wait()
-	return ops
+	return ops, nil
 }

@@ -41,7 +41,10 @@ func TestWorkloadDrive(t *testing.T) {
 			f := &fakeClient{calls: map[specs.CASOp]int{}, nodes: map[int]int{}}
 			w := Workload{Client: f, Nodes: 3, Clients: 4, Ops: 30, Keys: 2, Values: 5,
 				ReadPercent: c.readPercent, OpTimeout: time.Second, Seed: 7, Run: 1}
-			ops := w.Drive(context.Background())
+			ops, err := w.Drive(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
 			total := f.calls[specs.CASRead] + f.calls[specs.CASWrite] + f.calls[specs.CASSwap]
 			if total != 120 {
 				t.Fatalf("%d operations issued, want 4 clients × 30", total)
@@ -78,5 +81,26 @@ func TestWorkloadDrive(t *testing.T) {
 				t.Errorf("%d open operations, want %d", open, f.calls[specs.CASWrite]/4)
 			}
 		})
+	}
+}
+
+// TestWorkloadDriveRefusesBadCounts: a workload Drive cannot run is an error before any
+// client starts, not a panic inside a client's goroutine that ends the process (probe
+// G14: Keys and Values 0 did that).
+func TestWorkloadDriveRefusesBadCounts(t *testing.T) {
+	f := &fakeClient{calls: map[specs.CASOp]int{}, nodes: map[int]int{}}
+	ok := Workload{Client: f, Nodes: 1, Clients: 1, Ops: 2, Keys: 1, Values: 1, OpTimeout: time.Second}
+	for name, w := range map[string]Workload{
+		"no keys":    func() Workload { w := ok; w.Keys, w.Values = 0, 0; return w }(),
+		"no nodes":   func() Workload { w := ok; w.Nodes = 0; return w }(),
+		"no client":  func() Workload { w := ok; w.Client = nil; return w }(),
+		"no timeout": func() Workload { w := ok; w.OpTimeout = 0; return w }(),
+	} {
+		if ops, err := w.Drive(context.Background()); err == nil || ops != nil {
+			t.Errorf("%s: Drive = %d ops, %v; want an error", name, len(ops), err)
+		}
+	}
+	if f.calls[specs.CASRead]+f.calls[specs.CASWrite]+f.calls[specs.CASSwap] != 0 {
+		t.Errorf("operations issued: %v", f.calls)
 	}
 }

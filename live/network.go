@@ -211,7 +211,8 @@ func (nw *Network) decideLocked(id MsgID, f Fate) bool {
 
 // Partition splits the nodes into groups (group[i] is node i's); messages between groups
 // are cut, those held now and those sent later, until Heal. It returns how many held
-// messages it cut.
+// messages it cut. group has one entry a node: a shorter one leaves the nodes past its
+// end in the group they were in, entries past the last node are ignored.
 func (nw *Network) Partition(group []int) int {
 	nw.mu.Lock()
 	defer nw.mu.Unlock()
@@ -233,7 +234,9 @@ func (nw *Network) Partitioned() bool {
 	return slices.ContainsFunc(nw.group, func(g int) bool { return g != 0 })
 }
 
-// SetDown marks node i down (crashed: messages to it are cut, held ones now) or up.
+// SetDown marks node i down (crashed: messages to it are cut, held ones now) or up. It
+// returns how many held messages it cut (0 when marking a node up). It panics if i is
+// not a node's index (0 ≤ i < the number of nodes), as a slice index does.
 func (nw *Network) SetDown(i int, down bool) int {
 	nw.mu.Lock()
 	defer nw.mu.Unlock()

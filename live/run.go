@@ -267,8 +267,11 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	wctx, cancel := context.WithTimeout(ctx, cfg.Workload.Iteration)
 	defer cancel()
 	w := cfg.Workload
-	hist := Workload{Client: newClient(cfg, vars[0]), Nodes: n, Clients: w.Clients, Ops: w.Ops, Keys: w.Keys,
+	hist, err := Workload{Client: newClient(cfg, vars[0]), Nodes: n, Clients: w.Clients, Ops: w.Ops, Keys: w.Keys,
 		Values: w.Values, ReadPercent: readPercent(w.Reads), OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run}.Drive(wctx)
+	if err != nil {
+		return ir, err // Config.Validate makes a workload Drive runs
+	}
 	if err := ctx.Err(); err != nil {
 		return ir, err
 	}

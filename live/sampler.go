@@ -53,7 +53,7 @@ func NewChooser(seed uint64, run int) Chooser { return samplers.NewRand(seed, ui
 // NewSampler returns the sampler of package samplers named name (random, rapos, pos,
 // pctcp or its alias pct, tapct, dpos) for live iterations: depth is the bug depth d of
 // the change-point samplers, events the n (and n̂, every message being racy) their change
-// points are drawn from.
+// points are drawn from. "" is "random", the default.
 func NewSampler(name string, depth, events int) (Sampler, error) {
 	if name == "" {
 		name = "random"

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -28,7 +30,8 @@ func (r RequestID) Before(o RequestID) bool {
 }
 
 // InsertByRequest inserts v into s, which is ordered by key under RequestID.Before, and
-// keeps it ordered. Actors use it for their tables of operations in progress, whose
+// keeps it ordered. It replaces nothing: v goes before any element of s with the same
+// key, which stays. Actors use it for their tables of operations in progress, whose
 // order is part of their fingerprint.
 func InsertByRequest[T any](s []T, v T, key func(T) RequestID) []T {
 	i := 0
@@ -44,6 +47,14 @@ func InsertByRequest[T any](s []T, v T, key func(T) RequestID) []T {
 // Request is the message a client sends to invoke an operation with input I. Actors
 // receive it as a model.Request[I] (for example model.Request[specs.RegisterInput]),
 // may forward it as it is, and answer it with Ctx.Respond(req.ID, output).
+//
+// I is exactly the input type of the harness's specification (Harness.RequestType names
+// it): a handler whose type switch matches a Request of another I — model.Request[int],
+// or an input type of the same name from another package — never sees the request, and
+// never answers it. Such an operation stays open in every history, which the checker
+// cannot fault; ravel check and raveltest say when no operation, or not every one, was
+// answered in any schedule (explorer.Stats.Answered), and raveltest.Check fails a test in
+// which none was.
 //
 // A request is fingerprinted by its ID: the harness fixes the input of every ID, so an
 // actor that forwards a request must not change its Input (copy it into a message of its
@@ -91,12 +102,17 @@ func Calls[I any](target ID, ops ...I) Client[I] {
 }
 
 // Harness says what the clients of a system do and which sequential specification their
-// answers are checked against. Build one with Clients.
+// answers are checked against. Build one with Clients. Its methods panic on a nil
+// Harness, and those taking a client or operation index (Target, Ops, Input, Request,
+// InputOf) on one out of range, as a slice index does; model.System.Validate refuses a
+// system without a harness.
 type Harness struct {
 	spec    specs.Erased
 	targets []ID
 	inputs  [][]any
 	request func(id RequestID, in any) any
+	// reqType is the request's type name, for RequestType.
+	reqType string
 	// timeouts is how many times each client may time out and retry (Retrying).
 	timeouts int
 }
@@ -110,6 +126,7 @@ func Clients[S, I, O comparable](spec specs.Spec[S, I, O], clients ...Client[I])
 		targets: make([]ID, len(clients)),
 		inputs:  make([][]any, len(clients)),
 		request: func(id RequestID, in any) any { return Request[I]{ID: id, Input: in.(I)} },
+		reqType: fmt.Sprintf("%T", Request[I]{}),
 	}
 	for c, cl := range clients {
 		h.targets[c] = cl.Target
@@ -122,8 +139,12 @@ func Clients[S, I, O comparable](spec specs.Spec[S, I, O], clients ...Client[I])
 }
 
 // OnePerOperation returns the harness of the DS2 paper's benchmarks (§4.1.2): one client
-// per operation, all concurrent, operation k sent to actor k mod n.
+// per operation, all concurrent, operation k sent to actor k mod n. It panics, saying
+// so, if n is below 1: n is the number of actors, which a system validates before.
 func OnePerOperation[S, I, O comparable](spec specs.Spec[S, I, O], n int, ops []I) *Harness {
+	if n < 1 {
+		panic(fmt.Sprintf("model: OnePerOperation over %d actors: it needs at least 1", n))
+	}
 	clients := make([]Client[I], len(ops))
 	for k, op := range ops {
 		clients[k] = Calls(ID(k%n), op)
@@ -132,22 +153,40 @@ func OnePerOperation[S, I, O comparable](spec specs.Spec[S, I, O], n int, ops []
 }
 
 // NamedOperations returns the operations of the harness called name in table, or an
-// error that lists the valid names in the order of names.
+// error that lists the valid names: those of names that table has, in the order of names,
+// then table's other names, sorted.
 func NamedOperations[I any](table map[string][]I, names []string, name string) ([]I, error) {
 	ops, ok := table[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown harness %q (valid: %s)", name, strings.Join(names, ", "))
+		var valid, rest []string
+		listed := make(map[string]bool, len(names))
+		for _, n := range names {
+			if _, ok := table[n]; ok && !listed[n] {
+				valid = append(valid, n)
+			}
+			listed[n] = true
+		}
+		for n := range table {
+			if !listed[n] {
+				rest = append(rest, n)
+			}
+		}
+		sort.Strings(rest)
+		return nil, fmt.Errorf("unknown harness %q (valid: %s)", name, strings.Join(append(valid, rest...), ", "))
 	}
 	return ops, nil
 }
 
-// Retrying makes every client of h time out and retry, up to n times per schedule: while
+// Retrying sets, in h itself, every client's retry limit: each may time out and retry, up
+// to n times per schedule (0: never). While
 // an operation of the client is invoked and not answered, the explorer may fire the
 // client's timer, which sends the same request again (the same RequestID and input) to
 // the next actor after the one it last tried, in ID order. The operation's invocation
 // stays the first delivery's; the first answer to either copy is its response, later
 // ones are ignored. The timer fires at the explorer's choice, like a fault, so both a
-// premature retry and a retry after a lost answer are explored. It returns h.
+// premature retry and a retry after a lost answer are explored. It returns h, for
+// chaining: a system that shares h with another (sysB.Harness = sysA.Harness.Retrying(2))
+// makes both retry.
 func (h *Harness) Retrying(n int) *Harness {
 	h.timeouts = n
 	return h
@@ -176,6 +215,15 @@ func (h *Harness) Request(id RequestID) any {
 	c, _ := id.Client.Client()
 	return h.request(id, h.inputs[c][id.Seq])
 }
+
+// RequestType names the type of the messages h's clients send, as a handler's type
+// switch must name it: "model.Request[specs.RegisterInput]" (package paths left out).
+func (h *Harness) RequestType() string {
+	return requestPath.ReplaceAllString(h.reqType, "")
+}
+
+// requestPath matches the import path before a package name in a type's name.
+var requestPath = regexp.MustCompile(`[A-Za-z0-9_.~-]+/`)
 
 // InputOf is the input of operation id.
 func (h *Harness) InputOf(id RequestID) any {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 
@@ -101,7 +102,7 @@ func (h *Hasher) Value(v any) {
 		return
 	}
 	if h.fallback == nil {
-		panic("model: Hasher.Value has no fallback for a value without HashState")
+		panic(fmt.Sprintf("model: Hasher.Value has no fallback for %T, which has no HashState method", v))
 	}
 	h.fallback(h, v)
 }

@@ -23,15 +23,31 @@ type keyRule struct {
 // NewKeys returns an empty declaration.
 func NewKeys() *Keys { return &Keys{rules: make(map[reflect.Type]keyRule)} }
 
-// Key declares that messages of type M act on the key key(m).
+// Key declares that messages of type M act on the key key(m), and returns k: a new Keys
+// when k is nil. A later Key or Exclude of the same M replaces this declaration.
 func Key[M any](k *Keys, key func(M) string) *Keys {
+	k = k.ready()
 	k.rules[reflect.TypeFor[M]()] = keyRule{key: func(v any) string { return key(v.(M)) }}
 	return k
 }
 
 // Exclude declares messages of type M non-interfering: independent of every other step.
+// It returns k, a new Keys when k is nil. A later Key or Exclude of the same M replaces
+// this declaration.
 func Exclude[M any](k *Keys) *Keys {
+	k = k.ready()
 	k.rules[reflect.TypeFor[M]()] = keyRule{exclude: true}
+	return k
+}
+
+// ready returns k with its map made: a new Keys for nil, the map for a zero Keys.
+func (k *Keys) ready() *Keys {
+	if k == nil {
+		return NewKeys()
+	}
+	if k.rules == nil {
+		k.rules = make(map[reflect.Type]keyRule)
+	}
 	return k
 }
 

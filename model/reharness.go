@@ -18,8 +18,9 @@ func (h *Harness) Alphabet() []any {
 	return out
 }
 
-// WithClients returns a harness with h's specification in which client c invokes ops[c]
-// on actor targets[c]: the way to run a system's actors under another workload. Every
+// WithClients returns a harness with h's specification and retry limit (Timeouts) in
+// which client c invokes ops[c] on actor targets[c]: the way to run a system's actors
+// under another workload. h is not changed. Every
 // op must have the specification's input type.
 func (h *Harness) WithClients(targets []ID, ops [][]any) (*Harness, error) {
 	if len(targets) != len(ops) {

@@ -36,8 +36,10 @@ type System struct {
 
 // Validate reports, in one line, what makes the system unusable: no actors, a nil actor
 // (or a nil pointer of an actor type), an actor given as a value whose Start, Restart,
-// Clone or HashState method is on its pointer type (Ravel would never call it), a client
-// aimed at no actor, a specification without its required functions.
+// Clone or HashState method is on its pointer type (Ravel would never call it), Names
+// not one per actor, no harness or one without clients, a client aimed at no actor, a
+// specification without its required functions, a negative retry limit or fault
+// budget, a partition side naming an unknown actor, an unknown Network.
 func (s *System) Validate() error {
 	if len(s.Actors) == 0 {
 		return fmt.Errorf("model: system %q has no actors", s.Name)

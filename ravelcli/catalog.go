@@ -16,7 +16,9 @@ import (
 // first; Agents is the default number of agents (at least 1); Retries the default retry
 // limit (0 for a system that does not retry); Build builds the system for a Config and
 // fails, naming the valid choices, on an unknown harness or a bad parameter — the command
-// line turns that error into exit 2.
+// line turns that error into exit 2. Build gets the Config with the defaults filled in
+// (Harness never "", Agents never 0, Retries never negative; Retries 0 is `--retries 0`,
+// no retries): it needs no defaults of its own.
 type System = systems.Entry
 
 // Config is what Build receives: the harness, agents and retries asked for on the command

@@ -303,6 +303,9 @@ func beyondBudget(r checkReport, got, budget int64) string {
 // run's reduction may miss, and the system's exclusions.
 func checkCaveats(r checkReport) []string {
 	var notes []string
+	if r.unanswered != "" {
+		notes = append(notes, "note: "+r.unanswered)
+	}
 	if r.Exclusions > 0 {
 		notes = append(notes, fmt.Sprintf("note: the system excludes %d message types from interleaving; a wrong exclusion hides bugs", r.Exclusions))
 	}

@@ -33,8 +33,11 @@ type checkReport struct {
 	CycleSchedules      int64 `json:"cycle_schedules"`
 	SleepBlocked        int64 `json:"sleep_blocked"`
 	HistoriesIncomplete int64 `json:"histories_incomplete"`
-	HistoriesUnique     int64 `json:"histories_unique"`
-	HistoriesCanonical  int64 `json:"histories_canonical"`
+	// OperationsAnswered counts the harness's operations answered in at least one
+	// schedule (explorer.Stats.Answered); 0 means nothing was checked (a note says why).
+	OperationsAnswered int64 `json:"operations_answered"`
+	HistoriesUnique    int64 `json:"histories_unique"`
+	HistoriesCanonical int64 `json:"histories_canonical"`
 	// HistoriesUnjudged counts the canonical histories the specification panicked on:
 	// a bug in the specification, which ends the run with an error.
 	HistoriesUnjudged        int64    `json:"histories_without_verdict,omitempty"`
@@ -91,6 +94,9 @@ type checkReport struct {
 	Error string `json:"error,omitempty"`
 	// storeFailed: Error is the visited-state store's, for the text report's status line.
 	storeFailed bool
+	// unanswered is report.Unanswered's caveat on operations the search never saw
+	// answered, "" when there is none.
+	unanswered string
 }
 
 // resumedJSON is explorer.Resumed: the checkpoint's figures when the run took it up,
@@ -115,6 +121,7 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		CycleSchedules:           st.Cycles,
 		SleepBlocked:             st.SleepBlocked,
 		HistoriesIncomplete:      st.Incomplete,
+		OperationsAnswered:       st.Answered,
 		HistoriesUnique:          st.Unique,
 		HistoriesCanonical:       st.Canonical,
 		Nonlinearizable:          st.Nonlinearizable,
@@ -143,6 +150,10 @@ func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) check
 		r.Precision = float64(st.Nonlinearizable) / float64(st.Schedules)
 	}
 	r.Exclusions = res.Exclusions
+	if res.First == nil && sys != nil {
+		// A violation says what is wrong already; the note is for a clean run.
+		r.unanswered = report.Unanswered(sys.Harness, st)
+	}
 	if c := st.Crowd; c.Count > 0 {
 		r.CutCrowd = &crowdJSON{Count: c.Count, Type: c.Type, From: c.From.String(), To: c.To.String(), Pending: c.Pending}
 	}

@@ -49,7 +49,8 @@ import (
 // given.
 const ShortBudget = 2_000
 
-// Option configures Check.
+// Option configures Check. Check applies its options in order: of two that set the
+// same thing, the later wins (Options sets them all). A nil Option is skipped.
 type Option func(*config)
 
 type config struct {
@@ -88,11 +89,14 @@ func MaxDepth(steps int) Option { return func(c *config) { c.opts.MaxDepth = ste
 // fewer states, the same canonical histories). The other options keep their values.
 func StateCaching(on bool) Option { return func(c *config) { c.opts.StateCaching = on } }
 
-// Options sets every explorer option at once, Minimize among them: an Options without
-// Minimize set turns off the shrinking Check does by default. Budget, Strategy, Sampler,
-// Seed, StateCaching, MaxDepth and Minimize given after it win, and are the way to change
-// one option alone.
-func Options(o explorer.Options) Option { return func(c *config) { c.opts = o } }
+// Options sets every explorer option at once, MaxSchedules and Minimize among them: an
+// Options without Minimize set turns off the shrinking Check does by default. Options
+// apply in order, the later winning: Options replaces what Budget, Strategy, Sampler,
+// Seed, StateCaching, MaxDepth and Minimize given before it set, and those given after
+// it change one option alone.
+func Options(o explorer.Options) Option {
+	return func(c *config) { c.opts, c.budget = o, 0 }
+}
 
 // Dir sets the directory of saved counterexamples; the default is
 // testdata/ravel/<TestName> under the test's package directory.
@@ -121,7 +125,9 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	t.Helper()
 	c := config{explore: true, opts: explorer.Options{Minimize: true}}
 	for _, o := range options {
-		o(&c)
+		if o != nil { // a nil Option sets nothing, as ravelcli's
+			o(&c)
+		}
 	}
 	if c.dir == "" {
 		c.dir = filepath.Join("testdata", "ravel", sanitize(t.Name()))
@@ -148,7 +154,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	}
 	if c.gen != nil {
 		// A generator that makes no workload would check nothing, and pass.
-		if err := c.gen.Validate(); err != nil {
+		if err := c.gen.Over(&sys).Validate(); err != nil {
 			t.Fatalf("raveltest: %s: %v", sys.Name, err)
 			return nil
 		}
@@ -169,6 +175,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	logReflectiveCopies(t, &sys, res, c.opts.Reflective)
 	logSummary(t, sys.Name, corpus, res, ws, c, budgetFrom)
 	if res.First == nil {
+		checkAnswered(t, &sys, res, ws != nil)
 		return res
 	}
 	// A workload's operations index the harness's alphabet, not its own system's.
@@ -263,7 +270,7 @@ func explore(sys model.System, c config) (res *explorer.Result, failing *failing
 	ws = &workloadsRun{generated: len(all), out: out}
 	if out.Failing == nil {
 		res := &explorer.Result{Complete: out.Complete == out.Checked}
-		res.Stats.Schedules = out.Schedules
+		res.Stats.Schedules, res.Stats.Answered = out.Schedules, out.Answered
 		return res, nil, ws, nil
 	}
 	return out.Result, &failingWorkload{w: *out.Failing, system: out.System}, ws, nil
@@ -281,8 +288,8 @@ func logSummary(t testing.TB, name, corpus string, res *explorer.Result, ws *wor
 	switch st := res.Sampling; {
 	case ws != nil:
 		o := ws.out
-		parts = append(parts, fmt.Sprintf("workloads %s: %s generated, %s checked (%s explored completely), %s schedules",
-			c.gen, report.Thousands(int64(ws.generated)), report.Thousands(int64(o.Checked)), report.Thousands(int64(o.Complete)), report.Thousands(o.Schedules)))
+		parts = append(parts, fmt.Sprintf("workloads %s: %s generated, %s checked (%s explored completely), %s",
+			c.gen, report.Thousands(int64(ws.generated)), report.Thousands(int64(o.Checked)), report.Thousands(int64(o.Complete)), report.Count(o.Schedules, "schedule")))
 	case st != nil:
 		// ravel check's sampler report, its first rows on one line.
 		line := fmt.Sprintf("sampler %s seed %d runs %d…%d: hits %s of %s, hit rate %.4f [%.4f, %.4f] (95%% Wilson interval)",
@@ -292,13 +299,34 @@ func logSummary(t testing.TB, name, corpus string, res *explorer.Result, ws *wor
 		}
 		parts = append(parts, line)
 	default:
-		line := report.Thousands(res.Stats.Schedules) + " schedules"
+		line := report.Count(res.Stats.Schedules, "schedule")
 		if c.opts.StateCaching {
 			line += ", " + report.Thousands(res.Stats.States) + " states"
 		}
 		parts = append(parts, line+"; search: "+searchStatus(res, c, budgetFrom))
 	}
 	t.Logf("raveltest: %s: %s", name, strings.Join(parts, "; "))
+}
+
+// checkAnswered fails t when the search saw no operation answered: every history was
+// all open, which any specification accepts, so the test checked nothing (most often a
+// handler whose type switch names another model.Request[I] than the harness sends). It
+// logs, without failing, a search in which some operations were never answered, or every
+// schedule left one unanswered: faults, timeouts and budgets may do that.
+func checkAnswered(t testing.TB, sys *model.System, res *explorer.Result, perWorkload bool) {
+	t.Helper()
+	st := res.Stats
+	switch {
+	case st.Schedules == 0:
+	case st.Answered == 0:
+		t.Errorf("raveltest: %s: %s", sys.Name, report.Unanswered(sys.Harness, st))
+	case perWorkload:
+		// Each workload has its own operations: only the sum is known.
+	default:
+		if note := report.Unanswered(sys.Harness, st); note != "" {
+			t.Logf("raveltest: %s: note: %s", sys.Name, note)
+		}
+	}
 }
 
 // searchStatus is ravel check's status line (its printCheck), with the budgets named as

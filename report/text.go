@@ -48,7 +48,7 @@ const maxPendingShown = 20
 // PendingText lists the messages, requests and timers pending at the end of a schedule
 // of sys (explorer.Execution.Pending), never delivered in it, aligned under the
 // schedule's lines: the message a counterexample never delivers is often its cause
-// (probe Y11: paxos-buggy's Accept of slot 0). "" when nothing is pending.
+// (paxos-buggy's Accept of slot 0, for one). "" when nothing is pending.
 func PendingText(sys *model.System, pending []explorer.Delivery) string {
 	if len(pending) == 0 {
 		return ""

@@ -74,7 +74,8 @@ func FallingBound(k, n, d int) float64 {
 	return 1 / den
 }
 
-// Wilson returns the 95% Wilson score interval of hits successes in n trials.
+// Wilson returns the 95% Wilson score interval of hits successes in n trials (0 ≤ hits ≤
+// n): [0, 1] for n 0, NaN outside that domain.
 func Wilson(hits, n int64) (lo, hi float64) {
 	if n == 0 {
 		return 0, 1

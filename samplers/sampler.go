@@ -73,7 +73,8 @@ type Dependence interface {
 // DependenceByName returns "actor" (same receiver: the papers' relation), "history"
 // (same receiver, or either is a client's request — the invocation order against any
 // response is not known before the delivery, so requests are taken as dependent on
-// everything) or "key" (same receiver and key, excluded types independent).
+// everything) or "key" (same receiver and key, excluded types independent); "" is
+// "actor", the default.
 func DependenceByName(name string) (Dependence, error) {
 	switch name {
 	case "", "actor":
@@ -218,12 +219,25 @@ func must(name string, o Options) *Config {
 	return c
 }
 
-// NeedsN reports whether the sampler draws change points over n (PCTCP); NeedsNHat
-// whether over n̂ (taPCT, d-POS). NeedsRacy whether it labels only racy events.
-func (c *Config) NeedsN() bool    { return c.Name == "pctcp" }
+// NeedsN reports whether the sampler draws change points over n, the events of a run
+// (PCTCP).
+func (c *Config) NeedsN() bool { return c.Name == "pctcp" }
+
+// NeedsNHat reports whether the sampler draws change points over n̂, the racy events of
+// a run (taPCT, d-POS).
 func (c *Config) NeedsNHat() bool { return c.Name == "tapct" || c.Name == "dpos" }
+
+// NeedsRacy reports whether the sampler labels only racy events (taPCT, d-POS).
 func (c *Config) NeedsRacy() bool { return c.NeedsNHat() }
-func (c *Config) HasBound() bool  { return c.NeedsN() || c.NeedsNHat() }
+
+// HasBound reports whether the sampler has a stated chance of hitting a bug of its depth
+// (PCTCP, taPCT, d-POS), which needs the n or n̂ it draws over.
+func (c *Config) HasBound() bool { return c.NeedsN() || c.NeedsNHat() }
+
+// Calibrates reports whether a session runs calibration runs first, to measure what the
+// sampler draws over: it has a bound, and either that figure was not given
+// (Options.Events for PCTCP, Options.RacyEvents for taPCT and d-POS) or, for taPCT and
+// d-POS, the racy types were not declared (Options.DeclaredRacy).
 func (c *Config) Calibrates() bool {
 	return c.HasBound() && (c.labelRange() == 0 || !c.DeclaredRacy && c.NeedsRacy())
 }
@@ -249,7 +263,8 @@ func (c *Config) Sampler(labels int) Sampler {
 	return newPrio(c.Depth, labels, c.NeedsN(), c.Partition)
 }
 
-// Summary says in one line what the named sampler does, for listings.
+// Summary says in one line what the named sampler does, for listings; "" for a name that
+// is not a sampler's.
 func Summary(name string) string {
 	return map[string]string{
 		"random": "uniform random walk: a uniformly random enabled event at every step (DS2's SR)",

@@ -15,7 +15,8 @@ const (
 )
 
 // CASInput is an operation on a compare-and-set register: a read, a write of A, or a
-// compare-and-set from A to B.
+// compare-and-set from A to B. An Op other than CASRead, CASWrite and CASSwap is a read:
+// String renders it "Read()" and CASRegister's Apply reads.
 type CASInput struct {
 	Op   CASOp
 	A, B int

@@ -15,7 +15,8 @@ const (
 	KVAppend
 )
 
-// KVInput is an operation on one key of a key-value map.
+// KVInput is an operation on one key of a key-value map. An Op other than KVGet, KVPut
+// and KVAppend is a Get, for String and for the specification's Apply alike.
 type KVInput struct {
 	Op    KVOp
 	Key   string

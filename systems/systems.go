@@ -30,22 +30,34 @@ type Entry struct {
 	Agents int
 	// Retries is the default retry limit, for systems that retry (0: they do not).
 	Retries int
-	// Build builds the system; it fails, with a message naming the valid choices, on an
-	// unknown harness or a bad parameter. Zero fields of the Config take the defaults.
+	// Build builds the system for a Config whose defaults are filled in already: New,
+	// which the command line calls, replaces an empty Harness, zero Agents and negative
+	// Retries by the Entry's before calling Build. So Build reads the Config as it is —
+	// Retries 0 is "no retries", as `--retries 0` asks — and needs no defaults of its
+	// own; call New, not Build, to get them. Build fails, with a message naming the valid
+	// choices, on an unknown harness or a bad parameter (Agents the system cannot run
+	// with, say).
 	Build func(Config) (model.System, error)
 }
 
-// Config are the parameters of a system.
+// Config are the parameters of a system. New (and the command line) fill in the
+// defaults its zero values and negative Retries stand for; Build sees them filled.
 type Config struct {
-	Harness string // the harness; "" is the system's first
-	Agents  int    // the number of agents; 0 is the system's default
-	Retries int    // the retry limit; negative is the system's default, 0 no retries
+	Harness string // the harness; "" is the Entry's first, in New
+	Agents  int    // the number of agents; 0 is the Entry's default, in New
+	// Retries is the retry limit, for systems that retry: 0 is none; negative is the
+	// Entry's default, in New. Systems that do not retry ignore it.
+	Retries int
 }
 
 // New builds e with cfg, filling in e's defaults for an empty harness, zero agents and
-// negative retries. A Build that panics is a bug in it: New returns the panic as an
-// error, saying where, instead of passing it on.
+// negative retries, and validates the system Build returns. An Entry with no Harnesses
+// and no cfg.Harness is an error. A Build that panics is a bug in it: New returns the
+// panic as an error, saying where, instead of passing it on.
 func (e Entry) New(cfg Config) (sys model.System, err error) {
+	if cfg.Harness == "" && len(e.Harnesses) == 0 {
+		return model.System{}, fmt.Errorf("system %q names no harness (Harnesses lists them, the default first)", e.Name)
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			sys, err = model.System{}, fmt.Errorf("system %q: Build panicked: %v (at %s)", e.Name, v, panicsite.Where())

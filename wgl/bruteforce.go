@@ -22,7 +22,8 @@ import (
 // is enumerated.
 //
 // The verdict is Unknown when spec is invalid, a completed operation returns before it
-// is called, or a partition has more than 63 operations.
+// is called, or a partition has more than 63 operations. Unlike Check, it lets a panic of
+// spec.Apply escape: it is a test oracle.
 func CheckBruteForce[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O]) Verdict {
 	if spec.Validate() != nil {
 		return Unknown

@@ -20,7 +20,8 @@ var parallelAbove = 100
 
 // Check reports whether ops is linearizable with respect to spec. It is CheckContext
 // with a context that is never done, so its verdict is never Unknown unless the
-// specification or the history is invalid.
+// specification or the history is invalid, or the specification panics (Result.Err is
+// then a *SpecPanicError).
 func Check[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O]) Result {
 	return CheckContext(context.Background(), spec, ops)
 }
@@ -45,8 +46,8 @@ func CheckContext[S, I, O comparable](
 // CheckLimited is CheckContext with a bound on the memory of the process: when the
 // memory the Go runtime holds exceeds memLimit bytes, the check stops with the verdict
 // Unknown and Result.Err ErrMemLimit, instead of going on until the system kills the
-// process. memLimit 0 means no bound. The bound is looked at about every
-// memPollSteps search steps, so the process may pass it by a little.
+// process. memLimit 0 or negative means no bound. The bound is looked at about every
+// 65,000 search steps, so the process may pass it by a little.
 func CheckLimited[S, I, O comparable](
 	ctx context.Context, spec specs.Spec[S, I, O], ops []histories.Operation[I, O], memLimit int64,
 ) (res Result) {

@@ -30,7 +30,7 @@
 //
 // Each partition's history is cut at quiescent points — instants no operation spans —
 // and the segments are checked in turn, carrying the set of states each can end in into
-// the next (see splitSearch): the memo of a segment is dropped when it ends, so a long
+// the next: the memo of a segment is dropped when it ends, so a long
 // history with such points is checked in the memory of its largest segment.
 //
 // When the specification has a Partition function, the history is split by key and each

@@ -22,6 +22,8 @@ type SpecPanicError struct {
 	Stack string
 }
 
+// Error says which specification panicked, with what, and where: "specification
+// \"register\" panicked: boom (at spec.go:12 in main.apply)".
 func (e *SpecPanicError) Error() string {
 	msg := fmt.Sprintf("specification %q panicked: %v", e.Spec, e.Value)
 	if e.At != "" {

@@ -29,6 +29,8 @@ type SizeError struct {
 	Operations uint64
 }
 
+// Error says how many workloads (or operations) the generator makes, over how many
+// inputs and actors, against the limit, and what to lower.
 func (e *SizeError) Error() string {
 	g := e.Generator
 	lower := "ops or clients"

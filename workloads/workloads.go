@@ -37,9 +37,11 @@ type Generator struct {
 	Clients, Ops int
 	// Actors is the number of actors the clients are spread over (client c targets actor
 	// c mod Actors); clients of one actor are interchangeable, which the enumeration uses
-	// to drop duplicates.
+	// to drop duplicates. 0 counts as 1. Over and For set it from a system.
 	Actors int
-	// Alphabet is the number of distinct inputs.
+	// Alphabet is the number of distinct inputs, at least 1: Validate refuses 0, of which
+	// no workload is made. Over and For set it from a system's harness; a Generator
+	// literal given to Generate, Count or CheckSize must set it.
 	Alphabet int
 }
 
@@ -102,7 +104,9 @@ func Parse(s string) (Generator, error) {
 }
 
 // Validate refuses a generator that makes no workload: Ops or Clients below 1, or, for
-// a random one, N below 1 (a Generator's zero fields are not Parse's defaults). Its
+// a random one, N below 1 (a Generator's zero fields are not Parse's defaults), or
+// Alphabet below 1 (a Generator Over or For has not filled in, or a harness without
+// inputs). Its
 // error names the generator and the field with Parse's words: "workloads
 // random:n=0,ops=3,clients=2,seed=0: n must be at least 1, got 0". GenerateContext,
 // ForContext and Lookup call it.
@@ -115,6 +119,8 @@ func (g Generator) Validate() error {
 		err = atLeastOne("clients", int64(g.Clients))
 	case g.Random && g.N < 1:
 		err = atLeastOne("n", int64(g.N))
+	case g.Alphabet < 1:
+		err = fmt.Errorf("%w (the number of distinct inputs: Over and For take it from a system's harness)", atLeastOne("alphabet", int64(g.Alphabet)))
 	default:
 		return nil
 	}
@@ -158,9 +164,6 @@ func (g Generator) generate(ctx context.Context) ([]Workload, error) {
 	}
 	if g.Actors < 1 {
 		g.Actors = 1
-	}
-	if g.Alphabet < 1 {
-		return nil, nil
 	}
 	if g.Random {
 		var out []Workload
@@ -287,6 +290,8 @@ func (w Workload) Apply(sys model.System, alphabet []any) (model.System, error) 
 // Describe writes w's operations: "c0 → n0: Write(1) Read(); c1 → n1: Read()". The
 // alphabet must be the one w was generated over (the original harness's, as in For and
 // Check), not that of the system w.Apply returns, which lists only the inputs w uses.
+// Describe panics on an operation outside the alphabet, which Apply refuses with an
+// error.
 func (w Workload) Describe(sys *model.System, alphabet []any) string {
 	spec := sys.Harness.Spec()
 	parts := make([]string, len(w.Ops))
@@ -304,8 +309,9 @@ func (w Workload) Describe(sys *model.System, alphabet []any) string {
 type Outcome struct {
 	// Checked is the number of workloads explored; Complete how many of them completely.
 	Checked, Complete int
-	// Schedules sums the schedules of every run.
-	Schedules int64
+	// Schedules sums the schedules of every run, Answered their operations answered
+	// (explorer.Stats.Answered): 0 means no workload's actors ever answered a request.
+	Schedules, Answered int64
 	// Failing is the first workload with a violation, System the system under it, and
 	// Result its run; nil when none failed.
 	Failing *Workload
@@ -335,6 +341,7 @@ func Check(ctx context.Context, sys model.System, ws []Workload, alphabet []any,
 		}
 		out.Checked++
 		out.Schedules += res.Stats.Schedules
+		out.Answered += res.Stats.Answered
 		if res.Complete {
 			out.Complete++
 		}
@@ -388,9 +395,9 @@ func (g Generator) Over(sys *model.System) Generator {
 }
 
 // ForContext is For with GenerateContext's checks and cancellation: Validate's error for
-// a generator that makes no workload, a *SizeError before any workload is made when
-// there would be too many, ctx's error when it ends. A valid generator still makes none
-// over a harness without inputs.
+// a generator that makes no workload (one over a harness without inputs among them), a
+// *SizeError before any workload is made when there would be too many, ctx's error when
+// it ends.
 func (g Generator) ForContext(ctx context.Context, sys *model.System) ([]Workload, error) {
 	return g.Over(sys).GenerateContext(ctx)
 }

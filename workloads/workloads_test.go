@@ -258,3 +258,23 @@ func TestValidate(t *testing.T) {
 		t.Errorf("Check of no workload: %+v, %v; want an error", out, err)
 	}
 }
+
+// TestValidateAlphabet: a Generator literal without Alphabet — the README's, used without
+// Over — makes no workload, and Validate says so instead of nil (probe G3); Over fills it.
+func TestValidateAlphabet(t *testing.T) {
+	sys, err := register.NewBuggy(3, "2r1w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []workloads.Generator{{Clients: 2, Ops: 2}, {Random: true, N: 3, Clients: 2, Ops: 2}} {
+		if err := g.Validate(); err == nil || !strings.Contains(err.Error(), "alphabet must be at least 1, got 0") {
+			t.Errorf("%s: Validate = %v, want the missing alphabet", g, err)
+		}
+		if _, err := g.GenerateContext(context.Background()); err == nil {
+			t.Errorf("%s: GenerateContext made no workload without an error", g)
+		}
+		if err := g.Over(&sys).Validate(); err != nil {
+			t.Errorf("%s: Over(sys).Validate = %v", g, err)
+		}
+	}
+}

@@ -55,11 +55,18 @@ type QueryAck struct {
 	Val int
 }
 
+// String renders the message for histories and schedules.
 func (m Store) String() string {
 	return "Store{" + m.Req.String() + " ts:" + strconv.Itoa(m.Ts) + " val:" + strconv.Itoa(m.Val) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m StoreAck) String() string { return "StoreAck{" + m.Req.String() + "}" }
-func (m Query) String() string    { return "Query{" + m.Req.String() + "}" }
+
+// String renders the message for histories and schedules.
+func (m Query) String() string { return "Query{" + m.Req.String() + "}" }
+
+// String renders the message for histories and schedules.
 func (m QueryAck) String() string {
 	return "QueryAck{" + m.Req.String() + " ts:" + strconv.Itoa(m.Ts) + " val:" + strconv.Itoa(m.Val) + "}"
 }

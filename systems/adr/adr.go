@@ -104,13 +104,20 @@ type QueryReply struct {
 	Val   int
 }
 
+// String renders the message for histories and schedules.
 func (m Replicate) String() string {
 	return "Replicate{req:" + m.Req.String() + " stamp:" + m.Stamp.String() + " val:" + strconv.Itoa(m.Val) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m ReplicateAck) String() string { return "ReplicateAck{req:" + m.Req.String() + "}" }
+
+// String renders the message for histories and schedules.
 func (m Query) String() string {
 	return "Query{req:" + m.Req.String() + " round:" + strconv.Itoa(m.Round) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m QueryReply) String() string {
 	return "QueryReply{req:" + m.Req.String() + " round:" + strconv.Itoa(m.Round) + " stamp:" + m.Stamp.String() + " val:" + strconv.Itoa(m.Val) + "}"
 }

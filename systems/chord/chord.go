@@ -155,12 +155,17 @@ type Response struct {
 	Val string
 }
 
+// String renders the message for histories and schedules.
 func (m FindSuccessor) String() string {
 	return "FindSuccessor{joiner:" + m.Joiner.String() + " pos:" + strconv.Itoa(m.Pos) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m Notify) String() string {
 	return "Notify{joiner:" + m.Joiner.String() + " pos:" + strconv.Itoa(m.Pos) + " predpos:" + strconv.Itoa(m.PredPos) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m SuccessorFound) String() string {
 	var b strings.Builder
 	b.WriteString("SuccessorFound{succ:" + m.Succ.String() + "@" + strconv.Itoa(m.Pos) + " entries:[")
@@ -173,9 +178,13 @@ func (m SuccessorFound) String() string {
 	b.WriteString("]}")
 	return b.String()
 }
+
+// String renders the message for histories and schedules.
 func (m UpdatePredecessor) String() string {
 	return "UpdatePredecessor{pred:" + m.Pred.String() + "@" + strconv.Itoa(m.Pos) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m UploadEntry) String() string {
 	op := "="
 	if m.Append {
@@ -183,9 +192,13 @@ func (m UploadEntry) String() string {
 	}
 	return "UploadEntry{req:" + m.Req.String() + " " + m.Key + op + strconv.Quote(m.Val) + " origin:" + m.Origin.String() + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m Request) String() string {
 	return "Request{req:" + m.Req.String() + " key:" + m.Key + " origin:" + m.Origin.String() + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m Response) String() string {
 	return "Response{req:" + m.Req.String() + " " + m.Key + "=" + strconv.Quote(m.Val) + "}"
 }

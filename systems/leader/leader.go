@@ -91,24 +91,41 @@ type HeartbeatOK struct{ Term int }
 // Tick is the payload of both timers.
 type Tick struct{}
 
+// String renders the message for histories and schedules.
 func (m Fwd) String() string { return "Fwd{" + m.Req.String() + " " + m.Input.String() + "}" }
+
+// String renders the message for histories and schedules.
 func (m Accept) String() string {
 	return "Accept{term:" + strconv.Itoa(m.Term) + " ver:" + strconv.Itoa(m.Ver) + " val:" + strconv.Itoa(m.Val) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m AcceptOK) String() string {
 	return "AcceptOK{term:" + strconv.Itoa(m.Term) + " ver:" + strconv.Itoa(m.Ver) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m Check) String() string {
 	return "Check{term:" + strconv.Itoa(m.Term) + " req:" + m.Req.String() + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m CheckOK) String() string {
 	return "CheckOK{term:" + strconv.Itoa(m.Term) + " req:" + m.Req.String() + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m Prepare) String() string { return "Prepare{term:" + strconv.Itoa(m.Term) + "}" }
+
+// String renders the message for histories and schedules.
 func (m Promise) String() string {
 	return "Promise{term:" + strconv.Itoa(m.Term) + " ver:" + strconv.Itoa(m.Ver) + " val:" + strconv.Itoa(m.Val) + "}"
 }
-func (m Heartbeat) String() string   { return "Heartbeat{term:" + strconv.Itoa(m.Term) + "}" }
+
+// String renders the message for histories and schedules.
+func (m Heartbeat) String() string { return "Heartbeat{term:" + strconv.Itoa(m.Term) + "}" }
+
+// String renders the message for histories and schedules.
 func (m HeartbeatOK) String() string { return "HeartbeatOK{term:" + strconv.Itoa(m.Term) + "}" }
 
 // HashState fingerprints the message.

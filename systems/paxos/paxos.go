@@ -130,7 +130,10 @@ type Accepted struct {
 	Ballot, Slot int
 }
 
+// String renders the message for histories and schedules.
 func (m Prepare) String() string { return "Prepare{ballot:" + strconv.Itoa(m.Ballot) + "}" }
+
+// String renders the message for histories and schedules.
 func (m Promise) String() string {
 	var b strings.Builder
 	b.WriteString("Promise{ballot:" + strconv.Itoa(m.Ballot) + " votes:[")
@@ -143,12 +146,18 @@ func (m Promise) String() string {
 	b.WriteString("]}")
 	return b.String()
 }
+
+// String renders the message for histories and schedules.
 func (m Nack) String() string {
 	return "Nack{ballot:" + strconv.Itoa(m.Ballot) + " promised:" + strconv.Itoa(m.Promised) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m Accept) String() string {
 	return "Accept{ballot:" + strconv.Itoa(m.Ballot) + " slot:" + strconv.Itoa(m.Slot) + " " + m.Cmd.String() + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m Accepted) String() string {
 	return "Accepted{ballot:" + strconv.Itoa(m.Ballot) + " slot:" + strconv.Itoa(m.Slot) + "}"
 }

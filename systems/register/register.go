@@ -58,11 +58,18 @@ type ReadReplicaAck struct {
 	Val     int
 }
 
+// String renders the message for histories and schedules.
 func (m WriteReplica) String() string {
 	return "WriteReplica{req:" + m.Req.String() + " ver:" + strconv.Itoa(m.Version) + " val:" + strconv.Itoa(m.Val) + "}"
 }
+
+// String renders the message for histories and schedules.
 func (m WriteReplicaAck) String() string { return "WriteReplicaAck{req:" + m.Req.String() + "}" }
-func (m ReadReplica) String() string     { return "ReadReplica{req:" + m.Req.String() + "}" }
+
+// String renders the message for histories and schedules.
+func (m ReadReplica) String() string { return "ReadReplica{req:" + m.Req.String() + "}" }
+
+// String renders the message for histories and schedules.
 func (m ReadReplicaAck) String() string {
 	return "ReadReplicaAck{req:" + m.Req.String() + " ver:" + strconv.Itoa(m.Version) + " val:" + strconv.Itoa(m.Val) + "}"
 }
@@ -90,8 +97,8 @@ func (m ReadReplicaAck) HashState(h *model.Hasher) {
 }
 
 // Variant is how a register deviates from the correct one (its zero value): the
-// erroneous register's bugs, and the twins that need a fault. (It was called Faults,
-// which read like the injected faults of --crash, --drop ….)
+// erroneous register's bugs, and the twins that need a fault. It is not a fault the
+// explorer injects (model.Faults: --crash, --drop …), but code that behaves otherwise.
 type Variant struct {
 	// LocalReads: every agent answers a read from its own copy, without the leader.
 	LocalReads bool
