@@ -335,7 +335,7 @@ func searchHint(r checkReport) string {
 	if r.HistoriesUnjudged > 0 || r.Error != "" {
 		return ""
 	}
-	return cmp.Or(crowdHint(r), repeatHint(r), mostlyCutHint(r), completeSearchHint(r), cutReductionHint(r))
+	return cmp.Or(crowdHint(r), repeatHint(r), mostlyCutHint(r), samplerCutHint(r), completeSearchHint(r), cutReductionHint(r))
 }
 
 // finishCheck writes the files asked for, prints the report, and returns the exit
@@ -635,9 +635,10 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	v := res.First
 	if v == nil {
 		fmt.Fprintln(w, "\n"+noViolationVerdict(r))
-		if !r.Complete && r.HistoriesUnjudged == 0 {
+		if !r.Complete && r.HistoriesUnjudged == 0 && r.Sampling == nil {
 			// The last lines, where a reader looks for the verdict, say that the search is
-			// incomplete and repeat what would complete it (the hint far above).
+			// incomplete and repeat what would complete it (the hint far above). A
+			// sampler's verdict says that no sample completes; its hint is not repeated.
 			if hint := searchHint(r); hint != "" {
 				fmt.Fprintln(w, hint)
 			}
