@@ -108,6 +108,10 @@ func Workloads(g workloads.Generator) Option { return func(c *config) { c.gen = 
 // `ravel check --minimize`) before it is reported and saved; it is by default.
 func Minimize(on bool) Option { return func(c *config) { c.opts.Minimize = on } }
 
+// MaxStates bounds the distinct states a search with StateCaching visits
+// (explorer.Options.MaxStates); without StateCaching Check fails the test.
+func MaxStates(states int64) Option { return func(c *config) { c.opts.MaxStates = states } }
+
 // ReplayOnly replays the saved counterexamples and explores nothing.
 func ReplayOnly() Option { return func(c *config) { c.explore = false } }
 
@@ -163,7 +167,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	}
 	res, workload, ws, err := explore(sys, c)
 	if err != nil {
-		t.Fatalf("raveltest: exploring %s: %v", sys.Name, err)
+		t.Fatalf("raveltest: exploring %s: %v%s", sys.Name, err, cachingLost(c, options))
 		return nil
 	}
 	logReflectiveCopies(t, &sys, res, c.opts.Reflective)
@@ -411,6 +415,25 @@ func sameWorkloads(f report.File, sys *model.System, gen *workloads.Generator) e
 		return fmt.Errorf("it was found under the workload %s, but the test checks the workloads %s", f.Run.Workload, gen)
 	}
 	return nil
+}
+
+// cachingLost explains a search that needs StateCaching (MaxStates) and has it off
+// although StateCaching(true) was given: an option after it — raveltest.Options, which
+// sets every explorer option — turned it off (probe T3). "" otherwise.
+func cachingLost(c config, options []Option) string {
+	if c.opts.MaxStates <= 0 || c.opts.StateCaching {
+		return ""
+	}
+	for _, o := range options {
+		var alone config
+		if o != nil {
+			o(&alone)
+		}
+		if alone.opts.StateCaching {
+			return " (raveltest.StateCaching(true) was given, but an option after it turned it off: raveltest.Options(…) sets every explorer option, StateCaching among them, and options apply in order; put Options first, or set StateCaching in it)"
+		}
+	}
+	return ""
 }
 
 // judge says what is wrong with a replayed execution, or "".
