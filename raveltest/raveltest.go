@@ -71,8 +71,9 @@ func Strategy(s dpor.Strategy) Option { return func(c *config) { c.opts.Strategy
 
 // Sampler samples schedules with one of package samplers' randomized samplers
 // (docs/samplers.md) instead of a search: independent runs, run r drawn from (Seed, r),
-// until Budget runs. A failure names the seed and run, which repeat it; with -v, a clean
-// check logs its hits and the sampler's bound. The other options keep their values;
+// until Budget runs or the first violation, where a failing test stops (its hit rate
+// would take the rest of the budget; ravel check measures it). A failure names the seed
+// and run, which repeat it; with -v, a clean check logs its hits and the sampler's bound. The other options keep their values;
 // Check fails a test given both Sampler and Strategy.
 func Sampler(cfg *samplers.Config) Option { return func(c *config) { c.opts.Sampling = cfg } }
 
@@ -215,7 +216,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	found := ""
 	if st := res.Sampling; st != nil {
 		// A sampler's run is repeated from its seed and run (docs/samplers.md).
-		found = fmt.Sprintf(", %s seed %d run %d", st.Sampler, st.Seed, st.FirstHitRun)
+		found = fmt.Sprintf(", %s seed %d run %d, where sampling stopped", st.Sampler, st.Seed, st.FirstHitRun)
 	}
 	warning := ""
 	if !res.First.Replayed {
@@ -252,6 +253,9 @@ type workloadsRun struct {
 // explore runs the search, on the system's harness or on generated workloads (then ws
 // says how many were generated and checked).
 func explore(sys model.System, c config) (res *explorer.Result, failing *failingWorkload, ws *workloadsRun, err error) {
+	// A failing test wants its violation, not a sampler's hit rate: a sampler stops at
+	// its first (a search goes on to its budget, and finds the earliest).
+	c.opts.StopAtFirst = true
 	if c.gen == nil {
 		res, err := explorer.Run(context.Background(), sys, c.opts)
 		return res, nil, nil, err
@@ -287,6 +291,10 @@ func logSummary(t testing.TB, name, corpus string, res *explorer.Result, ws *wor
 		o := ws.out
 		parts = append(parts, fmt.Sprintf("workloads %s: %s generated, %s checked (%s explored completely), %s schedules",
 			c.gen, report.Thousands(int64(ws.generated)), report.Thousands(int64(o.Checked)), report.Thousands(int64(o.Complete)), report.Thousands(o.Schedules)))
+	case st != nil && res.First != nil:
+		// It stopped at its first hit (StopAtFirst): a hit rate would mean nothing.
+		parts = append(parts, fmt.Sprintf("sampler %s seed %d: stopped at the first violation, run %d, after %s of the budget's %s runs",
+			st.Sampler, st.Seed, st.FirstHitRun, report.Thousands(st.Runs), report.Thousands(fileBudget(c.opts.MaxSchedules, explorer.DefaultMaxSchedules))))
 	case st != nil:
 		// ravel check's sampler report, its first rows on one line.
 		line := fmt.Sprintf("sampler %s seed %d runs %d…%d: hits %s of %s, hit rate %.4f [%.4f, %.4f] (95%% Wilson interval)",
