@@ -649,6 +649,12 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		}
 		return
 	}
+	if v.Stack != "" {
+		// The stack printed is the handler's, not Ravel's own frames around it.
+		trimmed := *v
+		trimmed.Stack = panicsite.Trim(v.Stack)
+		v = &trimmed
+	}
 	fmt.Fprintln(w)
 	switch v.Kind {
 	case "nonlinearizable":
