@@ -6,6 +6,7 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/wgl"
 )
 
@@ -28,6 +29,9 @@ type checker struct {
 	// broken is the first history the specification could not judge: it panicked (a
 	// bug in the user's specification, which ends the run with an error).
 	broken atomic.Pointer[canonEntry]
+	// inline judges each new canonical history in judge, before it returns, instead of
+	// on the checking goroutine (Options.StopAtFirst).
+	inline bool
 }
 
 // CanonicalHistory is one canonical history a run found, and whether it is linearizable.
@@ -78,21 +82,26 @@ func newChecker(x *executor) *checker {
 	go func() {
 		defer close(c.done)
 		for e := range c.work {
-			start := time.Now()
-			res := wgl.Check(spec, e.ops)
-			e.ok = res.Verdict == wgl.Linearizable
-			e.ops = nil
-			c.elapsed.Add(int64(time.Since(start)))
-			switch res.Verdict {
-			case wgl.NotLinearizable:
-				c.bad.Add(1)
-			case wgl.Unknown: // without a deadline, only a specification that panics
-				e.err = res.Err
-				c.broken.CompareAndSwap(nil, e)
-			}
+			c.check(spec, e)
 		}
 	}()
 	return c
+}
+
+// check judges the history of e.
+func (c *checker) check(spec specs.Spec[any, any, any], e *canonEntry) {
+	start := time.Now()
+	res := wgl.Check(spec, e.ops)
+	e.ok = res.Verdict == wgl.Linearizable
+	e.ops = nil
+	c.elapsed.Add(int64(time.Since(start)))
+	switch res.Verdict {
+	case wgl.NotLinearizable:
+		c.bad.Add(1)
+	case wgl.Unknown: // without a deadline, only a specification that panics
+		e.err = res.Err
+		c.broken.CompareAndSwap(nil, e)
+	}
 }
 
 // judge counts the history events of a schedule, whose chain hash is chrono, into st. A
@@ -121,7 +130,11 @@ func (c *checker) judge(chrono uint64, events []histories.Event, st *Stats, cycl
 		entry.ops = entry.c.Operations(c.x.harness)
 		c.canon[h] = append(c.canon[h], entry)
 		c.entries = append(c.entries, entry)
-		c.work <- entry
+		if c.inline {
+			c.check(c.x.harness.Spec().Spec, entry)
+		} else {
+			c.work <- entry
+		}
 	}
 	entry.chrono++
 	entry.final = entry.final || !cycle

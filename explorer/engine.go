@@ -169,6 +169,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 	e.stats.BeforeFirst = -1
 	var complete bool
 	if cfg, seed, ok := samplingOf(opts, e.strat); ok {
+		e.checker.inline = opts.StopAtFirst // a run's verdict before the next run
 		complete = e.sample(ctx, cfg, seed)
 	} else {
 		complete = e.search(ctx)

@@ -48,6 +48,13 @@ type Options struct {
 	// StateCaching, and a negative one (and the other budgets' values their docs do not
 	// define).
 	MaxStates int64
+	// StopAtFirst ends a sampler session (Sampling, or the random strategy) at the first
+	// run that fails or whose history is not linearizable: each new history is then
+	// judged before the next run is drawn, not on a goroutine of its own. The statistics,
+	// the sampler's hits and hit rate among them, cover the runs drawn until then; a
+	// session without a violation runs to MaxSchedules as without it. A search by a
+	// Strategy ignores it.
+	StopAtFirst bool
 	// Reflective forces the reflective deep copy and fingerprint even for actors and
 	// messages that have Clone and HashState methods (to measure what those buy).
 	Reflective bool

@@ -107,6 +107,12 @@ type runRecord struct {
 	failed bool
 }
 
+// hit says whether the run failed or its history is not linearizable: once its verdict
+// is known (the checker finished, or judged it inline).
+func (r runRecord) hit() bool {
+	return r.failed || r.entry != nil && !r.entry.ok && r.entry.err == nil
+}
+
 // modelWorld is the samplers.World of a model: the engine's path is the run so far.
 type modelWorld struct {
 	e           *engine
@@ -307,6 +313,9 @@ func (e *engine) sample(ctx context.Context, cfg *samplers.Config, seed int64) b
 		for len(e.states) > 0 {
 			e.pop()
 		}
+		if e.opts.StopAtFirst && rec.hit() {
+			break
+		}
 	}
 	s.stats.MaxEnabled = w.enabledMax
 	return false
@@ -398,7 +407,7 @@ func (s *session) finish(e *engine) *SamplingStats {
 	t := &s.stats
 	t.Runs = int64(len(s.runs))
 	for i, r := range s.runs {
-		if r.failed || r.entry != nil && !r.entry.ok && r.entry.err == nil {
+		if r.hit() {
 			t.Hits++
 			if t.FirstHitRun < 0 {
 				t.FirstHitRun, t.ToFirstHit = r.run, int64(i+1)

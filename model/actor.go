@@ -1,20 +1,34 @@
 package model
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // ID names an actor of a system or a client of its harness. The system's own actors are
 // 0 … n−1, in the order of System.Actors; client c is −1−c (see ClientID), so an ID says
-// by itself whether it names a client.
+// by itself whether it names a client. NoActor names neither: a field that may name no
+// one — Raft's votedFor before a vote, a leader not yet known — holds NoActor, which
+// reports print as "none" (a negative ID of your own would print as a client, c99).
 type ID int
+
+// NoActor is the ID of no actor and no client, printed "none": the value of an ID field
+// that names no one yet. It is not a client (Client reports false), and Ctx.Send to it
+// panics, as to any ID the system does not have.
+const NoActor ID = math.MinInt32
 
 // ClientID is the ID of client c (0-based).
 func ClientID(c int) ID { return ID(-1 - c) }
 
 // Client reports the client index of id, and whether id names a client at all.
-func (id ID) Client() (int, bool) { return int(-1 - id), id < 0 }
+func (id ID) Client() (int, bool) { return int(-1 - id), id < 0 && id != NoActor }
 
-// String names id the way reports do: "n0", "n1", … for actors, "c0", "c1", … for clients.
+// String names id the way reports do: "n0", "n1", … for actors, "c0", "c1", … for
+// clients, "none" for NoActor.
 func (id ID) String() string {
+	if id == NoActor {
+		return "none"
+	}
 	if c, ok := id.Client(); ok {
 		return "c" + strconv.Itoa(c)
 	}

@@ -110,6 +110,9 @@ func (c *Ctx) Send(to ID, msg any) {
 		if c.IsClient(to) {
 			panic(fmt.Sprintf("model: Send to client %v: answer clients with Ctx.Respond", to))
 		}
+		if to == NoActor {
+			panic("model: Send to NoActor, the ID of no actor")
+		}
 		panic(fmt.Sprintf("model: Send to unknown actor %d (the system has %d)", to, c.actors))
 	}
 	c.effects = append(c.effects, Effect{Kind: EffectSend, To: to, Msg: msg})

@@ -338,7 +338,7 @@ func searchHint(r checkReport) string {
 	if r.HistoriesUnjudged > 0 || r.Error != "" {
 		return ""
 	}
-	return cmp.Or(crowdHint(r), repeatHint(r), mostlyCutHint(r), completeSearchHint(r), cutReductionHint(r))
+	return cmp.Or(crowdHint(r), repeatHint(r), mostlyCutHint(r), samplerCutHint(r), completeSearchHint(r), cutReductionHint(r))
 }
 
 // finishCheck writes the files asked for, prints the report, and returns the exit
@@ -641,9 +641,10 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	v := res.First
 	if v == nil {
 		fmt.Fprintln(w, "\n"+noViolationVerdict(r))
-		if !r.Complete && r.HistoriesUnjudged == 0 {
+		if !r.Complete && r.HistoriesUnjudged == 0 && r.Sampling == nil {
 			// The last lines, where a reader looks for the verdict, say that the search is
-			// incomplete and repeat what would complete it (the hint far above).
+			// incomplete and repeat what would complete it (the hint far above). A
+			// sampler's verdict says that no sample completes; its hint is not repeated.
 			if hint := searchHint(r); hint != "" {
 				fmt.Fprintln(w, hint)
 			}
@@ -653,6 +654,12 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 			printPageSaved(w, page)
 		}
 		return
+	}
+	if v.Stack != "" {
+		// The stack printed is the handler's, not Ravel's own frames around it.
+		trimmed := *v
+		trimmed.Stack = panicsite.Trim(v.Stack)
+		v = &trimmed
 	}
 	fmt.Fprintln(w)
 	switch v.Kind {

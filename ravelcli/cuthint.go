@@ -47,3 +47,21 @@ func mostlyCutHint(r checkReport) string {
 	}
 	return fmt.Sprintf("hint: the schedules ran into the depth budget (--max-depth %d) instead of ending: raise it until some end; a protocol that never quiesces (a timer re-armed on every firing?) may have an infinite state space, on which no search completes: --strategy dpor --state-caching on --max-schedules 0 completes if its states repeat, and names what grows if they do not", r.MaxDepth)
 }
+
+// samplerCutHint is the hint of a sampler (random, pct…) at least half of whose runs
+// ran into the depth budget: the protocol does not quiesce (a timer re-armed on every
+// firing, probe T1: Raft's heartbeat), so each run goes on to --max-depth steps after
+// its operations. A sampler judges the history of a cut run as of any other, so a cut
+// loses nothing but time: a lower depth budget, still above the steps the operations
+// need, draws more runs in the same time (and, under pct, its bound counts fewer
+// events); or the protocol can stop re-arming once its work is done.
+func samplerCutHint(r checkReport) string {
+	if !isSampler(r.Strategy) || r.Schedules == 0 || 2*r.CutSchedules < r.Schedules {
+		return ""
+	}
+	all := "all " + report.Thousands(r.Schedules)
+	if r.CutSchedules < r.Schedules {
+		all = fmt.Sprintf("%s of %s", report.Thousands(r.CutSchedules), report.Thousands(r.Schedules))
+	}
+	return fmt.Sprintf("hint: %s runs were cut at the depth budget (--max-depth %d): the protocol does not quiesce (a timer re-armed on every firing?), so a run goes on to the budget after its operations. A cut run's history is judged as any other's; the steps after the operations only cost time: a lower --max-depth, still above the steps the operations need, draws more runs in the same time (and under pct, whose n counts a run's events, raises the bound), or let the timer stop re-arming once the work is done", all, r.MaxDepth)
+}

@@ -67,3 +67,25 @@ func TestMostlyCut(t *testing.T) {
 		})
 	}
 }
+
+// TestSamplerCutHint: a sampler whose runs all ran into the depth budget (a protocol
+// that never quiesces) is told what a cut costs it and what to do, once; not the DPOR
+// family's hint about orders of whole schedules, which random and pct do not reduce by
+// (probe T1: --strategy random printed it, pct twice).
+func TestSamplerCutHint(t *testing.T) {
+	const samplerHint = "hint: all 20 runs were cut at the depth budget (--max-depth 40): the protocol does not quiesce"
+	for _, strategy := range [][]string{{"random"}, {"pct", "--depth", "2"}} {
+		t.Run(strategy[0], func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"check", "--quiet", "naggers", "--harness", "counting", "--max-schedules", "20", "--max-depth", "40", "--strategy"}, strategy...)
+			Run(args, &stdout, &stderr, Systems(naggers))
+			out := stdout.String()
+			if n := strings.Count(out, samplerHint); n != 1 {
+				t.Errorf("%d times %q, want once:\n%s%s", n, samplerHint, out, stderr.String())
+			}
+			if strings.Contains(out, "DPOR family") {
+				t.Errorf("the DPOR family's hint to a sampler:\n%s", out)
+			}
+		})
+	}
+}

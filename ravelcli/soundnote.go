@@ -36,9 +36,10 @@ func reductionNote(r checkReport) string {
 // prefix that differ only in steps the cut left out of the class look alike to it
 // (register-buggy 2r2w, --state-caching on --max-depth 10: 70 non-linearizable
 // canonical histories of cut schedules against exhaustive search's 205). Empty unless
-// the run cut schedules under a reduction.
+// the run cut schedules under a reduction. The samplers carry a dependence too (to draw
+// or count their runs), but reduce nothing: theirs is samplerCutHint.
 func cutReductionHint(r checkReport) string {
-	if r.CutSchedules == 0 || r.Dependence == "" {
+	if r.CutSchedules == 0 || r.Dependence == "" || isSampler(r.Strategy) {
 		return ""
 	}
 	return "hint: the DPOR family reduces by orders of whole schedules: with schedules cut at the depth budget it explores fewer orders of the steps before the cut than exhaustive search; raise --max-depth until nothing is cut, or bound the search with --strategy exhaustive"

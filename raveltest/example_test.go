@@ -83,5 +83,5 @@ func ExampleSampler() {
 	first, _, _ := strings.Cut(t.errors[0], "\n")
 	fmt.Println(first)
 	// Output:
-	// raveltest: register-buggy: the history is not linearizable (schedule 7 of 2,000 explored, tapct seed 1 run 6; minimized from 7 steps to 4)
+	// raveltest: register-buggy: the history is not linearizable (schedule 7 of 7 explored, tapct seed 1 run 6, where sampling stopped; minimized from 7 steps to 4)
 }

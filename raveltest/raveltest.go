@@ -72,8 +72,9 @@ func Strategy(s dpor.Strategy) Option { return func(c *config) { c.opts.Strategy
 
 // Sampler samples schedules with one of package samplers' randomized samplers
 // (docs/samplers.md) instead of a search: independent runs, run r drawn from (Seed, r),
-// until Budget runs. A failure names the seed and run, which repeat it; with -v, a clean
-// check logs its hits and the sampler's bound. The other options keep their values;
+// until Budget runs or the first violation, where a failing test stops (its hit rate
+// would take the rest of the budget; ravel check measures it). A failure names the seed
+// and run, which repeat it; with -v, a clean check logs its hits and the sampler's bound. The other options keep their values;
 // Check fails a test given both Sampler and Strategy.
 func Sampler(cfg *samplers.Config) Option { return func(c *config) { c.opts.Sampling = cfg } }
 
@@ -111,6 +112,10 @@ func Workloads(g workloads.Generator) Option { return func(c *config) { c.gen = 
 // Minimize sets whether the first violation's schedule is shrunk (delta debugging, as
 // `ravel check --minimize`) before it is reported and saved; it is by default.
 func Minimize(on bool) Option { return func(c *config) { c.opts.Minimize = on } }
+
+// MaxStates bounds the distinct states a search with StateCaching visits
+// (explorer.Options.MaxStates); without StateCaching Check fails the test.
+func MaxStates(states int64) Option { return func(c *config) { c.opts.MaxStates = states } }
 
 // ReplayOnly replays the saved counterexamples and explores nothing.
 func ReplayOnly() Option { return func(c *config) { c.explore = false } }
@@ -169,7 +174,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	}
 	res, workload, ws, err := explore(sys, c)
 	if err != nil {
-		t.Fatalf("raveltest: exploring %s: %v", sys.Name, err)
+		t.Fatalf("raveltest: exploring %s: %v%s", sys.Name, err, cachingLost(c, options))
 		return nil
 	}
 	logReflectiveCopies(t, &sys, res, c.opts.Reflective)
@@ -218,7 +223,7 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 	found := ""
 	if st := res.Sampling; st != nil {
 		// A sampler's run is repeated from its seed and run (docs/samplers.md).
-		found = fmt.Sprintf(", %s seed %d run %d", st.Sampler, st.Seed, st.FirstHitRun)
+		found = fmt.Sprintf(", %s seed %d run %d, where sampling stopped", st.Sampler, st.Seed, st.FirstHitRun)
 	}
 	warning := ""
 	if !res.First.Replayed {
@@ -255,6 +260,9 @@ type workloadsRun struct {
 // explore runs the search, on the system's harness or on generated workloads (then ws
 // says how many were generated and checked).
 func explore(sys model.System, c config) (res *explorer.Result, failing *failingWorkload, ws *workloadsRun, err error) {
+	// A failing test wants its violation, not a sampler's hit rate: a sampler stops at
+	// its first (a search goes on to its budget, and finds the earliest).
+	c.opts.StopAtFirst = true
 	if c.gen == nil {
 		res, err := explorer.Run(context.Background(), sys, c.opts)
 		return res, nil, nil, err
@@ -290,6 +298,10 @@ func logSummary(t testing.TB, name, corpus string, res *explorer.Result, ws *wor
 		o := ws.out
 		parts = append(parts, fmt.Sprintf("workloads %s: %s generated, %s checked (%s explored completely), %s",
 			c.gen, report.Thousands(int64(ws.generated)), report.Thousands(int64(o.Checked)), report.Thousands(int64(o.Complete)), report.Count(o.Schedules, "schedule")))
+	case st != nil && res.First != nil:
+		// It stopped at its first hit (StopAtFirst): a hit rate would mean nothing.
+		parts = append(parts, fmt.Sprintf("sampler %s seed %d: stopped at the first violation, run %d, after %s of the budget's %s runs",
+			st.Sampler, st.Seed, st.FirstHitRun, report.Thousands(st.Runs), report.Thousands(fileBudget(c.opts.MaxSchedules, explorer.DefaultMaxSchedules))))
 	case st != nil:
 		// ravel check's sampler report, its first rows on one line.
 		line := fmt.Sprintf("sampler %s seed %d runs %d…%d: hits %s of %s, hit rate %.4f [%.4f, %.4f] (95%% Wilson interval)",
@@ -439,6 +451,25 @@ func sameWorkloads(f report.File, sys *model.System, gen *workloads.Generator) e
 		return fmt.Errorf("it was found under the workload %s, but the test checks the workloads %s", f.Run.Workload, gen)
 	}
 	return nil
+}
+
+// cachingLost explains a search that needs StateCaching (MaxStates) and has it off
+// although StateCaching(true) was given: an option after it — raveltest.Options, which
+// sets every explorer option — turned it off (probe T3). "" otherwise.
+func cachingLost(c config, options []Option) string {
+	if c.opts.MaxStates <= 0 || c.opts.StateCaching {
+		return ""
+	}
+	for _, o := range options {
+		var alone config
+		if o != nil {
+			o(&alone)
+		}
+		if alone.opts.StateCaching {
+			return " (raveltest.StateCaching(true) was given, but an option after it turned it off: raveltest.Options(…) sets every explorer option, StateCaching among them, and options apply in order; put Options first, or set StateCaching in it)"
+		}
+	}
+	return ""
 }
 
 // judge says what is wrong with a replayed execution, or "".

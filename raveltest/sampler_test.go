@@ -29,6 +29,22 @@ func TestSampler(t *testing.T) {
 		if !strings.Contains(r.errors[0], "tapct seed 1 run ") || !strings.Contains(r.errors[0], "minimi") {
 			t.Errorf("the failure names no seed and run, or the schedule was not shrunk:\n%s", r.errors[0])
 		}
+		// A failing test stops at its first violation (probe T4: 5,000 runs of ~1,000
+		// steps, 80 s, for a bug found at run 3): the hit rate needs the whole budget,
+		// the failure does not.
+		if st := res.Sampling; st.Hits != 1 || st.Runs != st.FirstHitRun+1 || st.Runs >= 200 {
+			t.Errorf("%d runs, %d hits, first hit at run %d: want it to stop at the first hit", st.Runs, st.Hits, st.FirstHitRun)
+		}
+		if len(r.logs) == 0 || !strings.Contains(r.logs[len(r.logs)-1], "stopped at the first violation, run ") {
+			t.Errorf("the summary does not say the sampler stopped at the first violation: %q", r.logs)
+		}
+	})
+	t.Run("clean runs its budget", func(t *testing.T) {
+		r := &recorder{TB: t}
+		res := raveltest.Check(r, cellSystem(false), raveltest.Sampler(tapct), raveltest.Seed(1), raveltest.Budget(50), raveltest.Dir(t.TempDir()))
+		if len(r.errors) != 0 || res == nil || res.Sampling.Runs != 50 {
+			t.Fatalf("errors %q, result %+v; want 50 clean runs", r.errors, res)
+		}
 	})
 	for _, c := range []struct {
 		name string

@@ -87,3 +87,48 @@ func Frames(goroutine string) []Frame {
 func skipped(fn string) bool {
 	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "github.com/ravelmc/ravel/model.")
 }
+
+// ravelEngine is the prefix of the functions of Ravel's engine, which call a user's
+// handlers: below a handler that panicked, every frame is Ravel's or its caller's.
+const ravelEngine = "github.com/ravelmc/ravel/explorer."
+
+// Trim keeps, of a panicking handler's stack taken in the deferred function that
+// recovered (runtime/debug.Stack), its header, the call to panic and the frames below
+// it down to the first of Ravel's engine (package explorer): the runtime's and package
+// model's frames that panicked, and the user's that called them. A last line says how
+// many of Ravel's own frames were left out, above the panic (debug.Stack, the recovering
+// function) and below the handler (the engine, the command, main). A stack without a
+// call to panic, or in which no engine frame calls the handler, is returned as it is.
+func Trim(stack string) string {
+	lines := strings.Split(strings.TrimRight(stack, "\n"), "\n")
+	if len(lines) < 3 {
+		return stack
+	}
+	// lines[0] is the goroutine's header; then a call's line and its file's line, in
+	// pairs, up to a "created by" line.
+	start, end := -1, -1
+	for i := 1; i+1 < len(lines); i += 2 {
+		call := lines[i]
+		if strings.HasPrefix(call, "created by ") {
+			break
+		}
+		switch {
+		case start < 0 && strings.HasPrefix(call, "panic("):
+			start = i
+		case start >= 0 && strings.HasPrefix(call, ravelEngine):
+			end = i
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if start < 0 || end < 0 {
+		return stack
+	}
+	above, below := (start-1)/2, 0
+	for i := end; i+1 < len(lines) && !strings.HasPrefix(lines[i], "created by "); i += 2 {
+		below++
+	}
+	kept := append([]string{lines[0]}, lines[start:end]...)
+	return strings.Join(kept, "\n") + fmt.Sprintf("\n(Ravel's own frames left out: %d above the panic, %d below the handler)\n", above, below)
+}
