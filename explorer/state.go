@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/histories"
@@ -143,7 +144,12 @@ type executor struct {
 	// (unhashable); stepping is nil when the step runs no handler.
 	stepper  model.ID
 	stepping model.Actor
+	// cloneChecked counts the steps checkClone checked.
+	cloneChecked int
 }
+
+// cloneChecks is how many steps checkClone checks in a run.
+const cloneChecks = 100_000
 
 // sharesMemory reports whether a handler could change msg in place, so that deliver
 // must check that it did not (snapshot.MayHoldPointer of its type, cached).
@@ -221,7 +227,7 @@ func (x *executor) hashes(v any) (ok bool) {
 func (x *executor) stepPanic(r any, lead string) *failure {
 	if e, ok := r.(*snapshot.UnhashableError); ok {
 		if msg := x.unhashable(e); msg != "" {
-			return &failure{kind: "panic", msg: msg}
+			return &failure{kind: KindUncopyable, msg: msg}
 		}
 	}
 	return &failure{kind: "panic", msg: fmt.Sprintf("%s: %v", lead, r), stack: string(debug.Stack())}
@@ -515,7 +521,7 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (n
 	to := int(p.ev.To)
 	actor, err := x.mode.Clone(s.actors[to])
 	if err != nil {
-		return n, log, &failure{kind: "panic", msg: "copying " + x.sys.ActorName(p.ev.To) + ": " + err.Error()}
+		return n, log, &failure{kind: KindUncopyable, msg: "Ravel cannot copy " + x.sys.ActorName(p.ev.To) + "'s state, as the schedule's earlier steps left it: " + err.Error()}
 	}
 	x.stepper, x.stepping = p.ev.To, actor
 	env := model.Envelope{From: p.ev.From, To: p.ev.To, Msg: p.ev.Msg, Timer: p.ev.Timer}
@@ -536,6 +542,9 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (n
 		return n, log, f
 	}
 	if h := x.hashValue(actor); h != s.ahash[to] {
+		if f := x.checkClone(s, to, actor); f != nil {
+			return n, log, f
+		}
 		n.actors = append([]model.Actor(nil), s.actors...)
 		n.ahash = append([]uint64(nil), s.ahash...)
 		n.actors[to] = actor
@@ -637,4 +646,37 @@ func (x *executor) cancel(n *state, self model.ID, name string) {
 			return
 		}
 	}
+}
+
+// checkClone checks, after a handler of actor to ran on its copy actor, that the state
+// it was copied from — s's, which other schedules go on from — did not change with it:
+// a Clone method that shares a map, slice or pointer with the original lets the handler
+// change both, and the search would then go on from states no schedule reaches (false
+// violations, blamed on a handler that is not deterministic). Only actors copied by
+// their own Clone method are checked (Ravel's reflective copy shares nothing), at the
+// cost of one more fingerprint of the actor a step; the check is exact, for it fires on a
+// change that happened, not on sharing that may be harmless (data no handler changes).
+// deliver calls it only for steps that changed the actor (a handler that changed nothing
+// through the copy changed nothing through a shared part either), and only for the first
+// cloneChecks of those, at the cost of one more fingerprint each: a Clone that shares
+// memory shows at once.
+func (x *executor) checkClone(s *state, to int, actor model.Actor) *failure {
+	orig := s.actors[to]
+	if _, ok := orig.(snapshot.Cloner); !ok || x.mode.Reflective || x.cloneChecked >= cloneChecks {
+		return nil
+	}
+	x.cloneChecked++
+	if x.hashValue(orig) == s.ahash[to] {
+		return nil
+	}
+	name := x.sys.ActorName(model.ID(to))
+	msg := fmt.Sprintf("the Clone method of %T shares memory with the original: %s's handler, which runs on a copy, changed %s's state before the step too", orig, name, name)
+	if paths := snapshot.SharedPaths(orig, actor, 3); paths != nil {
+		msg += fmt.Sprintf(" (the copy and the original share %s)", strings.Join(paths, ", "))
+	} else {
+		msg += " (no map, slice or pointer is shared now: through a global, or the actor's HashState is not deterministic?)"
+	}
+	msg += "; every schedule that goes on from that state sees the change, so findings would be false. " +
+		"A Clone must copy every map, slice and pointer a handler may change (maps.Clone, slices.Clone, a copy of the pointee); or remove the Clone method, or run with --reflective (raveltest.Reflective), to let Ravel copy the state"
+	return &failure{kind: KindSharedClone, msg: msg}
 }
