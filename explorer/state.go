@@ -193,7 +193,13 @@ func (x *executor) unhashable(e *snapshot.UnhashableError) string {
 			continue
 		}
 		if !x.hashes(ef.Msg) {
-			return fmt.Sprintf("%s %s, which cannot be fingerprinted: %v", name, did, x.whyUnhashable(ef.Msg, e))
+			why := x.whyUnhashable(ef.Msg, e)
+			if ce, ok := why.(*snapshot.CopyError); ok { // a message, not the state
+				c := *ce
+				c.Fix = strings.Replace(c.Fix, "remove it from the state", "send a value without it", 1)
+				why = &c
+			}
+			return fmt.Sprintf("%s %s, which cannot be fingerprinted: %v", name, did, why)
 		}
 	}
 	if !x.hashes(x.stepping) {
