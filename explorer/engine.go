@@ -211,7 +211,8 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 			e.first = minimize(ctx, e.x, e.first)
 		}
 	}
-	res := &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0, First: e.first, Strategy: e.strat.Name()}
+	// A finding of the model (Violation.OfModel) means the system could not be checked.
+	res := &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0 && !e.first.OfModel(), First: e.first, Strategy: e.strat.Name()}
 	if dep := dpor.RelationOf(e.strat); dep != nil {
 		res.Dependence = dep.Name()
 		if dep.NeedsKeys() {
