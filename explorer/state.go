@@ -5,7 +5,9 @@ import (
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/histories"
@@ -144,6 +146,8 @@ type executor struct {
 	// (unhashable); stepping is nil when the step runs no handler.
 	stepper  model.ID
 	stepping model.Actor
+	// delivering is the event whose handler deliver started last, for RunningDelivery.
+	delivering atomic.Pointer[pending]
 	// cloneChecked counts the steps checkClone checked.
 	cloneChecked int
 }
@@ -530,6 +534,8 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (n
 		return n, log, &failure{kind: KindUncopyable, msg: "Ravel cannot copy " + x.sys.ActorName(p.ev.To) + "'s state, as the schedule's earlier steps left it: " + err.Error()}
 	}
 	x.stepper, x.stepping = p.ev.To, actor
+	x.delivering.Store(p)
+	running.Store(x)
 	env := model.Envelope{From: p.ev.From, To: p.ev.To, Msg: p.ev.Msg, Timer: p.ev.Timer}
 	before := p.mhash
 	shared := x.sharesMemory(p.ev.Msg)
@@ -685,4 +691,27 @@ func (x *executor) checkClone(s *state, to int, actor model.Actor) *failure {
 	msg += "; every schedule that goes on from that state sees the change, so findings would be false. " +
 		"A Clone must copy every map, slice and pointer a handler may change (maps.Clone, slices.Clone, a copy of the pointee); or remove the Clone method, or run with --reflective (raveltest.Reflective), to let Ravel copy the state"
 	return &failure{kind: KindSharedClone, msg: msg}
+}
+
+// running is the executor that started a delivery last, in any search of the process.
+var running atomic.Pointer[executor]
+
+// RunningDelivery describes the delivery whose handler a search of this process started
+// last — "n0 → n1 Update{Value:1}" —, or returns "" when none has. A command that finds
+// a handler that has not returned names it with this: the search itself cannot, since it
+// waits for the handler. It is safe to call from any goroutine.
+func RunningDelivery() string {
+	x := running.Load()
+	if x == nil {
+		return ""
+	}
+	p := x.delivering.Load()
+	if p == nil {
+		return ""
+	}
+	what := DescribeMessageOf(x.sys, p.ev.Msg)
+	if p.ev.Timer != "" {
+		what = "timer " + strconv.Quote(p.ev.Timer) + " " + what
+	}
+	return fmt.Sprintf("%s → %s  %s", x.sys.ActorName(p.ev.From), x.sys.ActorName(p.ev.To), what)
 }
