@@ -210,6 +210,9 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		if opts.Minimize && e.first.Replayed {
 			e.first = minimize(ctx, e.x, e.first)
 		}
+		if e.first.Kind == "changed-message" {
+			asSent(e.x, e.first)
+		}
 	}
 	// A finding of the model (Violation.OfModel) means the system could not be checked.
 	res := &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0 && !e.first.OfModel(), First: e.first, Strategy: e.strat.Name()}
@@ -723,4 +726,34 @@ func (e *engine) verifyReplay(v *Violation) {
 	// the same state; one that does not is not verified.
 	v.Replayed = ex.Failure == v.Kind+": "+v.Message && len(ex.Steps) == len(v.Steps) &&
 		(len(v.Steps) == 0 || ex.Fingerprint == v.Fingerprint)
+}
+
+// asSent puts in the last step of v, a changed-message finding, the message as it was
+// sent rather than as the handler left it: it replays the steps before, which make the
+// message anew, and takes it from the pending events before its delivery. The message
+// says what the handler changed it to.
+func asSent(x *executor, v *Violation) {
+	n := len(v.Steps)
+	if n == 0 {
+		return
+	}
+	ids := make([]uint64, n-1)
+	for i, s := range v.Steps[:n-1] {
+		ids[i] = s.ID
+	}
+	ex, err := replay(x, ids, nil)
+	if err != nil || ex.Failure != "" {
+		return
+	}
+	last := &v.Steps[n-1]
+	for _, p := range ex.Pending {
+		if p.ID == last.ID {
+			changed := DescribeMessageOf(x.sys, last.Msg)
+			if sent := DescribeMessageOf(x.sys, p.Msg); sent != changed {
+				last.Msg = p.Msg
+				v.Message += "; the schedule shows it as sent, " + sent + ", which the handler changed to " + changed
+			}
+			return
+		}
+	}
 }
