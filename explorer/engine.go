@@ -200,6 +200,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		}
 		e.stats.ToFirst, e.stats.BeforeFirst = bad.first.at, bad.first.uniqueSeen
 	}
+	e.stats.CopyTime, e.stats.CopiesTimed = x.copyTime, x.copiesTimed
 	e.stats.Check = e.checker.checking()
 	e.stats.Total = time.Since(e.start)
 	// Checking overlaps exploring: TS is the time the search itself took, TT the time

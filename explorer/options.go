@@ -234,6 +234,12 @@ type Stats struct {
 	Peeked int64
 	// The visited set's own figures, with state caching.
 	Visited VisitedStats
+	// CopyTime is the time taken by the reflective copies of actors (those without a
+	// Clone method, or all with Options.Reflective) that were timed, and CopiesTimed
+	// how many: the first 16 of a run and one in 64 after, so that CopyTime/CopiesTimed
+	// estimates what one costs without reading the clock at every step.
+	CopyTime    time.Duration
+	CopiesTimed int64
 }
 
 // Result is what a run found.

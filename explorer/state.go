@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/histories"
@@ -148,6 +149,10 @@ type executor struct {
 	stepping model.Actor
 	// delivering is the event whose handler deliver started last, for RunningDelivery.
 	delivering atomic.Pointer[pending]
+	// reflectiveCopies counts the actors copied by reflection, of which copyTime and
+	// copiesTimed are the time and number of those timed (Stats.CopyTime).
+	reflectiveCopies, copiesTimed int64
+	copyTime                      time.Duration
 	// cloneChecked counts the steps checkClone checked.
 	cloneChecked int
 }
@@ -529,7 +534,7 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (n
 		}
 	}
 	to := int(p.ev.To)
-	actor, err := x.mode.Clone(s.actors[to])
+	actor, err := x.clone(s.actors[to])
 	if err != nil {
 		return n, log, &failure{kind: KindUncopyable, msg: "Ravel cannot copy " + x.sys.ActorName(p.ev.To) + "'s state, as the schedule's earlier steps left it: " + err.Error()}
 	}
@@ -714,4 +719,21 @@ func RunningDelivery() string {
 		what = "timer " + strconv.Quote(p.ev.Timer) + " " + what
 	}
 	return fmt.Sprintf("%s → %s  %s", x.sys.ActorName(p.ev.From), x.sys.ActorName(p.ev.To), what)
+}
+
+// clone copies a for a step, timing some of the copies made by reflection
+// (Stats.CopyTime).
+func (x *executor) clone(a model.Actor) (model.Actor, error) {
+	if _, ok := a.(snapshot.Cloner); ok && !x.mode.Reflective {
+		return x.mode.Clone(a)
+	}
+	x.reflectiveCopies++
+	if x.reflectiveCopies > 16 && x.reflectiveCopies&63 != 0 {
+		return x.mode.Clone(a)
+	}
+	start := time.Now()
+	c, err := x.mode.Clone(a)
+	x.copyTime += time.Since(start)
+	x.copiesTimed++
+	return c, err
 }
