@@ -127,10 +127,16 @@ func TestHandlerMustNotChangeItsMessage(t *testing.T) {
 				if got, want := res.First.Kind, "changed-message"; got != want {
 					t.Fatalf("kind %q (%s), want %q", got, res.First.Message, want)
 				}
-				for _, want := range []string{"handler changed the", "Update it received"} {
+				for _, want := range []string{"handler changed the", "Update it received", "the schedule shows it as sent"} {
 					if !strings.Contains(res.First.Message, want) {
 						t.Errorf("message %q does not say %q", res.First.Message, want)
 					}
+				}
+				// The schedule shows the message as it was sent, not as the handler left
+				// it (state probe, H3): n0 sent the value 1.
+				last := explorer.DescribeMessage(res.First.Steps[len(res.First.Steps)-1].Msg)
+				if !strings.Contains(last, "1") {
+					t.Errorf("the last step shows %s; want the message as sent, with the value 1", last)
 				}
 			})
 		}

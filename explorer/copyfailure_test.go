@@ -38,7 +38,7 @@ func TestCopyFailureKeepsItsSchedule(t *testing.T) {
 	sys := model.System{Name: "late-alias", Actors: []model.Actor{&lateAlias{}}, Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read(), specs.Write(1), specs.Read()))}
 	for _, minimize := range []bool{false, true} {
 		v := mustFind(t, sys, explorer.Options{Minimize: minimize})
-		if !strings.HasPrefix(v.Message, "copying n0: ") || len(v.Steps) != 2 || len(v.Events) != 3 || !v.Replayed {
+		if v.Kind != explorer.KindUncopyable || !v.OfModel() || !strings.HasPrefix(v.Message, "Ravel cannot copy n0's state, as the schedule's earlier steps left it: ") || len(v.Steps) != 2 || len(v.Events) != 3 || !v.Replayed {
 			t.Errorf("minimize %v: %s %q with %d steps, %d events, replayed %v; want the copy's failure at the second step, after 3 events, replayed",
 				minimize, v.Kind, v.Message, len(v.Steps), len(v.Events), v.Replayed)
 		}
@@ -78,7 +78,7 @@ func TestSlicesSharingAnArrayAreRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := res.First; v == nil || v.Kind != "panic" || !strings.Contains(v.Message, "shares a backing array") || len(v.Steps) != 2 {
+	if v := res.First; v == nil || v.Kind != explorer.KindUncopyable || !strings.Contains(v.Message, "shares a backing array") || len(v.Steps) != 2 {
 		t.Errorf("finding %+v; want the copy's failure at the second step", v)
 	}
 }

@@ -204,6 +204,7 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		}
 		e.stats.ToFirst, e.stats.BeforeFirst = bad.first.at, bad.first.uniqueSeen
 	}
+	e.stats.CopyTime, e.stats.CopiesTimed = x.copyTime, x.copiesTimed
 	e.stats.Check = e.checker.checking()
 	e.stats.Total = time.Since(e.start)
 	// Checking overlaps exploring: TS is the time the search itself took, TT the time
@@ -214,8 +215,12 @@ func Run(ctx context.Context, sys model.System, opts Options) (*Result, error) {
 		if opts.Minimize && e.first.Replayed {
 			e.first = minimize(ctx, e.x, e.first)
 		}
+		if e.first.Kind == "changed-message" {
+			asSent(e.x, e.first)
+		}
 	}
-	res := &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0, First: e.first, Strategy: e.strat.Name()}
+	// A finding of the model (Violation.OfModel) means the system could not be checked.
+	res := &Result{Stats: e.stats, Complete: complete && e.stats.Cut == 0 && !e.first.OfModel(), First: e.first, Strategy: e.strat.Name()}
 	if dep := dpor.RelationOf(e.strat); dep != nil {
 		res.Dependence = dep.Name()
 		if dep.NeedsKeys() {
@@ -786,4 +791,34 @@ func (e *engine) expandCycle() {
 	n := &e.nodes[len(e.nodes)-2]
 	n.Backtrack.AddAll(len(n.Enabled))
 	n.Cycled.Add(n.Taken)
+}
+
+// asSent puts in the last step of v, a changed-message finding, the message as it was
+// sent rather than as the handler left it: it replays the steps before, which make the
+// message anew, and takes it from the pending events before its delivery. The message
+// says what the handler changed it to.
+func asSent(x *executor, v *Violation) {
+	n := len(v.Steps)
+	if n == 0 {
+		return
+	}
+	ids := make([]uint64, n-1)
+	for i, s := range v.Steps[:n-1] {
+		ids[i] = s.ID
+	}
+	ex, err := replay(x, ids, nil)
+	if err != nil || ex.Failure != "" {
+		return
+	}
+	last := &v.Steps[n-1]
+	for _, p := range ex.Pending {
+		if p.ID == last.ID {
+			changed := DescribeMessageOf(x.sys, last.Msg)
+			if sent := DescribeMessageOf(x.sys, p.Msg); sent != changed {
+				last.Msg = p.Msg
+				v.Message += "; the schedule shows it as sent, " + sent + ", which the handler changed to " + changed
+			}
+			return
+		}
+	}
 }

@@ -261,6 +261,12 @@ type Stats struct {
 	Peeked int64
 	// The visited set's own figures, with state caching.
 	Visited VisitedStats
+	// CopyTime is the time taken by the reflective copies of actors (those without a
+	// Clone method, or all with Options.Reflective) that were timed, and CopiesTimed
+	// how many: the first 16 of a run and one in 64 after, so that CopyTime/CopiesTimed
+	// estimates what one costs without reading the clock at every step.
+	CopyTime    time.Duration
+	CopiesTimed int64
 }
 
 // Result is what a run found.
@@ -293,8 +299,9 @@ type Result struct {
 // Violation is a finding: a schedule whose history is not linearizable, or in which a
 // handler panicked or answered with a value of the wrong type.
 type Violation struct {
-	// Kind is "nonlinearizable", "panic", "bad-response", "assertion" (ctx.Fail) or
-	// "changed-message" (a handler changed the message it received).
+	// Kind is "nonlinearizable", "panic", "bad-response", "assertion" (ctx.Fail),
+	// "changed-message" (a handler changed the message it received), or one of the
+	// kinds of OfModel: KindUncopyable or KindSharedClone.
 	Kind string
 	// Schedule is the number of the schedule that found it, from 1.
 	Schedule int64
@@ -318,6 +325,28 @@ type Violation struct {
 	OriginalSteps   int
 	MinimizeReplays int
 	Minimized       bool
+}
+
+// The kinds of finding that are about how the system is written for Ravel, not about
+// its protocol (Violation.OfModel).
+const (
+	// KindUncopyable: a step left a state, message or timer payload that Ravel cannot
+	// copy or fingerprint (an unexported field or an error value behind an interface, two
+	// fields made to share a pointer, a func), which the checks before the search could
+	// not see.
+	KindUncopyable = "uncopyable"
+	// KindSharedClone: an actor's Clone method returned a copy that shares memory with
+	// the original, and a handler changed the original through it.
+	KindSharedClone = "shared-clone"
+)
+
+// OfModel reports whether v says that Ravel could not check the system as written — a
+// state it cannot copy or fingerprint, or a Clone method that shares memory — rather
+// than that the protocol is wrong. The schedule shows where it happened. ravel check
+// exits with status 2 for it, as for a system refused before the search, and raveltest
+// fails the test without saving the schedule as a counterexample.
+func (v *Violation) OfModel() bool {
+	return v != nil && (v.Kind == KindUncopyable || v.Kind == KindSharedClone)
 }
 
 // Delivery is one step of a reported schedule.

@@ -5,6 +5,10 @@ import (
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/histories"
@@ -143,7 +147,18 @@ type executor struct {
 	// (unhashable); stepping is nil when the step runs no handler.
 	stepper  model.ID
 	stepping model.Actor
+	// delivering is the event whose handler deliver started last, for RunningDelivery.
+	delivering atomic.Pointer[pending]
+	// reflectiveCopies counts the actors copied by reflection, of which copyTime and
+	// copiesTimed are the time and number of those timed (Stats.CopyTime).
+	reflectiveCopies, copiesTimed int64
+	copyTime                      time.Duration
+	// cloneChecked counts the steps checkClone checked.
+	cloneChecked int
 }
+
+// cloneChecks is how many steps checkClone checks in a run.
+const cloneChecks = 100_000
 
 // sharesMemory reports whether a handler could change msg in place, so that deliver
 // must check that it did not (snapshot.MayHoldPointer of its type, cached).
@@ -187,7 +202,13 @@ func (x *executor) unhashable(e *snapshot.UnhashableError) string {
 			continue
 		}
 		if !x.hashes(ef.Msg) {
-			return fmt.Sprintf("%s %s, which cannot be fingerprinted: %v", name, did, x.whyUnhashable(ef.Msg, e))
+			why := x.whyUnhashable(ef.Msg, e)
+			if ce, ok := why.(*snapshot.CopyError); ok { // a message, not the state
+				c := *ce
+				c.Fix = strings.Replace(c.Fix, "remove it from the state", "send a value without it", 1)
+				why = &c
+			}
+			return fmt.Sprintf("%s %s, which cannot be fingerprinted: %v", name, did, why)
 		}
 	}
 	if !x.hashes(x.stepping) {
@@ -221,7 +242,7 @@ func (x *executor) hashes(v any) (ok bool) {
 func (x *executor) stepPanic(r any, lead string) *failure {
 	if e, ok := r.(*snapshot.UnhashableError); ok {
 		if msg := x.unhashable(e); msg != "" {
-			return &failure{kind: "panic", msg: msg}
+			return &failure{kind: KindUncopyable, msg: msg}
 		}
 	}
 	return &failure{kind: "panic", msg: fmt.Sprintf("%s: %v", lead, r), stack: string(debug.Stack())}
@@ -513,11 +534,13 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (n
 		}
 	}
 	to := int(p.ev.To)
-	actor, err := x.mode.Clone(s.actors[to])
+	actor, err := x.clone(s.actors[to])
 	if err != nil {
-		return n, log, &failure{kind: "panic", msg: "copying " + x.sys.ActorName(p.ev.To) + ": " + err.Error()}
+		return n, log, &failure{kind: KindUncopyable, msg: "Ravel cannot copy " + x.sys.ActorName(p.ev.To) + "'s state, as the schedule's earlier steps left it: " + err.Error()}
 	}
 	x.stepper, x.stepping = p.ev.To, actor
+	x.delivering.Store(p)
+	running.Store(x)
 	env := model.Envelope{From: p.ev.From, To: p.ev.To, Msg: p.ev.Msg, Timer: p.ev.Timer}
 	before := p.mhash
 	shared := x.sharesMemory(p.ev.Msg)
@@ -536,6 +559,9 @@ func (x *executor) deliver(s *state, k int, depth int, log []histories.Event) (n
 		return n, log, f
 	}
 	if h := x.hashValue(actor); h != s.ahash[to] {
+		if f := x.checkClone(s, to, actor); f != nil {
+			return n, log, f
+		}
 		n.actors = append([]model.Actor(nil), s.actors...)
 		n.ahash = append([]uint64(nil), s.ahash...)
 		n.actors[to] = actor
@@ -637,4 +663,77 @@ func (x *executor) cancel(n *state, self model.ID, name string) {
 			return
 		}
 	}
+}
+
+// checkClone checks, after a handler of actor to ran on its copy actor, that the state
+// it was copied from — s's, which other schedules go on from — did not change with it:
+// a Clone method that shares a map, slice or pointer with the original lets the handler
+// change both, and the search would then go on from states no schedule reaches (false
+// violations, blamed on a handler that is not deterministic). Only actors copied by
+// their own Clone method are checked (Ravel's reflective copy shares nothing), at the
+// cost of one more fingerprint of the actor a step; the check is exact, for it fires on a
+// change that happened, not on sharing that may be harmless (data no handler changes).
+// deliver calls it only for steps that changed the actor (a handler that changed nothing
+// through the copy changed nothing through a shared part either), and only for the first
+// cloneChecks of those, at the cost of one more fingerprint each: a Clone that shares
+// memory shows at once.
+func (x *executor) checkClone(s *state, to int, actor model.Actor) *failure {
+	orig := s.actors[to]
+	if _, ok := orig.(snapshot.Cloner); !ok || x.mode.Reflective || x.cloneChecked >= cloneChecks {
+		return nil
+	}
+	x.cloneChecked++
+	if x.hashValue(orig) == s.ahash[to] {
+		return nil
+	}
+	name := x.sys.ActorName(model.ID(to))
+	msg := fmt.Sprintf("the Clone method of %T shares memory with the original: %s's handler, which runs on a copy, changed %s's state before the step too", orig, name, name)
+	if paths := snapshot.SharedPaths(orig, actor, 3); paths != nil {
+		msg += fmt.Sprintf(" (the copy and the original share %s)", strings.Join(paths, ", "))
+	} else {
+		msg += " (no map, slice or pointer is shared now: through a global, or the actor's HashState is not deterministic?)"
+	}
+	msg += "; every schedule that goes on from that state sees the change, so findings would be false. " +
+		"A Clone must copy every map, slice and pointer a handler may change (maps.Clone, slices.Clone, a copy of the pointee); or remove the Clone method, or run with --reflective (raveltest.Reflective), to let Ravel copy the state"
+	return &failure{kind: KindSharedClone, msg: msg}
+}
+
+// running is the executor that started a delivery last, in any search of the process.
+var running atomic.Pointer[executor]
+
+// RunningDelivery describes the delivery whose handler a search of this process started
+// last — "n0 → n1 Update{Value:1}" —, or returns "" when none has. A command that finds
+// a handler that has not returned names it with this: the search itself cannot, since it
+// waits for the handler. It is safe to call from any goroutine.
+func RunningDelivery() string {
+	x := running.Load()
+	if x == nil {
+		return ""
+	}
+	p := x.delivering.Load()
+	if p == nil {
+		return ""
+	}
+	what := DescribeMessageOf(x.sys, p.ev.Msg)
+	if p.ev.Timer != "" {
+		what = "timer " + strconv.Quote(p.ev.Timer) + " " + what
+	}
+	return fmt.Sprintf("%s → %s  %s", x.sys.ActorName(p.ev.From), x.sys.ActorName(p.ev.To), what)
+}
+
+// clone copies a for a step, timing some of the copies made by reflection
+// (Stats.CopyTime).
+func (x *executor) clone(a model.Actor) (model.Actor, error) {
+	if _, ok := a.(snapshot.Cloner); ok && !x.mode.Reflective {
+		return x.mode.Clone(a)
+	}
+	x.reflectiveCopies++
+	if x.reflectiveCopies > 16 && x.reflectiveCopies&63 != 0 {
+		return x.mode.Clone(a)
+	}
+	start := time.Now()
+	c, err := x.mode.Clone(a)
+	x.copyTime += time.Since(start)
+	x.copiesTimed++
+	return c, err
 }

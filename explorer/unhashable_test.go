@@ -111,7 +111,7 @@ func TestUnhashableMessageIsNamed(t *testing.T) {
 		want    []string // nil: no finding
 	}{
 		{"message with a nil func", false, true, nil},
-		{"message with a func", false, false, []string{"n0 sent a explorer_test.funcMsg, which cannot be fingerprinted", "explorer_test.funcMsg.F: func", "HashState"}},
+		{"message with a func", false, false, []string{"n0 sent a explorer_test.funcMsg, which cannot be fingerprinted", "explorer_test.funcMsg.F: func", "HashState", "or send a value without it"}},
 		{"timer with a channel", true, false, []string{`n0 armed timer "t" with a explorer_test.chanTimer, which cannot be fingerprinted`, "explorer_test.chanTimer.C: chan int", "HashState"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

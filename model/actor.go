@@ -49,8 +49,11 @@ func (id ID) String() string {
 // env.Msg's mutable parts beyond the call, nor change what env.Msg points to (its
 // slices, maps and pointed-to values): one message is shared by every schedule that
 // delivers it, so a change would reach the others. Copy it to change it. Ravel checks
-// this, and reports a change as a finding (kind "changed-message"). A panic in Receive
-// is a finding about the system: Ravel reports it with the schedule that led to it.
+// this, and reports a change as a finding (kind "changed-message"). A message sent is
+// taken as it is when the handler returns, not when Send is called: do not change a
+// message after sending it (a network would carry what was sent; Ravel would deliver
+// the change, and cannot tell). A panic in Receive is a finding about the system: Ravel
+// reports it with the schedule that led to it.
 type Actor interface {
 	Receive(ctx *Ctx, env Envelope)
 }

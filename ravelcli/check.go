@@ -400,6 +400,8 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 	}
 	code := exitOK
 	switch {
+	case res.First.OfModel():
+		code = exitUsage // as for a system refused before the search
 	case res.First != nil:
 		code = exitViolation
 	case res.Stats.Interrupted:
@@ -667,6 +669,9 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		fmt.Fprintf(w, "VIOLATION: schedule %d gives a history that is not linearizable\n", v.Schedule)
 	case "panic":
 		fmt.Fprintf(w, "VIOLATION: a handler panicked in schedule %d: %s%s\n", v.Schedule, v.Message, panicAt(v.Stack))
+	case explorer.KindUncopyable, explorer.KindSharedClone:
+		// Not a violation: Ravel could not check the system as written (exit status 2).
+		fmt.Fprintf(w, "NOT CHECKED: Ravel could not go on after step %d of schedule %d: %s\n", len(v.Steps), v.Schedule, v.Message)
 	default:
 		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
 	}
@@ -678,7 +683,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if v.Stack != "" {
 		fmt.Fprintf(w, "\nstack of the panic:\n%s", indent(v.Stack))
 	}
-	if !v.Replayed {
+	if !v.Replayed && v.Kind != explorer.KindSharedClone { // a Clone that shares memory breaks replay too
 		fmt.Fprintf(w, "\n%s\n", report.NotReplayedWarning)
 	}
 	switch {

@@ -56,7 +56,8 @@ Usage:
 
 Run 'ravel check -h' (or 'ravel help check') for check's flags, and likewise for each command.
 Exit status: 0 no violation found, 1 violation found, 2 bad usage or input
-(or a failure of the visited-state store on disk), 3 (lincheck) some verdict
+(or a failure of the visited-state store on disk, or a system Ravel could not check
+as written: a state it cannot copy, a Clone that shares memory), 3 (lincheck) some verdict
 unknown, 4 (lincheck --format histories) some verdict not the one recorded,
 130 interrupted (SIGINT or SIGTERM) before a violation was found; explore exits
 0 when interrupted, as a server does; bench and deps exit 0 when they complete,

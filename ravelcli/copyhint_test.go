@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
@@ -98,5 +99,19 @@ func TestCopyHintWording(t *testing.T) {
 	}
 	if got := copyHint(checkReport{Steps: 60_000}); got != "" {
 		t.Errorf("every actor with Clone: got %q, want none", got)
+	}
+}
+
+// TestCopyHintWhenCopiesAreSlow: a short search whose reflective copies are slow (a
+// megabyte []byte: 0.6 s each) got no hint, keyed on 50,000 steps only (state probe,
+// H5). The copy's time is measured by the search and given here.
+func TestCopyHintWhenCopiesAreSlow(t *testing.T) {
+	r := checkReport{Steps: 8, ReflectiveCopies: []string{"*odd.Big"}, copyEach: 600 * time.Millisecond}
+	if got, want := copyHint(r), "hint: *odd.Big has no Clone() model.Actor method, so each of the 8 steps copied it by reflection (copystructure, about 600ms a copy)"; !strings.HasPrefix(got, want) {
+		t.Errorf("got %q, want it to start %q", got, want)
+	}
+	r.copyEach = 20 * time.Microsecond
+	if got := copyHint(r); got != "" {
+		t.Errorf("fast copies in a short search: got %q, want none", got)
 	}
 }

@@ -1,6 +1,8 @@
 package ravelcli
 
 import (
+	"time"
+
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/model"
@@ -21,6 +23,9 @@ const violationFormat = report.Format
 // checkReport is check's JSON output: one object.
 type checkReport struct {
 	runInfo
+	// copyEach is what one reflective copy of an actor took, as the search's timed
+	// copies estimate it (explorer.Stats.CopyTime), for copyHint; 0 when none was timed.
+	copyEach        time.Duration
 	Complete        bool  `json:"complete"`
 	Interrupted     bool  `json:"interrupted"`
 	Schedules       int64 `json:"schedules"`
@@ -111,6 +116,7 @@ type resumedJSON struct {
 func newCheckReport(info runInfo, res *explorer.Result, sys *model.System) checkReport {
 	st := res.Stats
 	r := checkReport{
+		copyEach:                 copyEach(st),
 		runInfo:                  info,
 		Complete:                 res.Complete,
 		Interrupted:              st.Interrupted,
@@ -185,4 +191,12 @@ func newHistoryJSON(sys *model.System, events []histories.Event) historyJSON {
 
 func newStepsJSON(sys *model.System, steps []explorer.Delivery) []stepJSON {
 	return report.NewSteps(sys, steps)
+}
+
+// copyEach estimates one reflective copy's time from the copies the search timed.
+func copyEach(st explorer.Stats) time.Duration {
+	if st.CopiesTimed == 0 {
+		return 0
+	}
+	return st.CopyTime / time.Duration(st.CopiesTimed)
 }

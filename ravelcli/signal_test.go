@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -44,6 +45,12 @@ func ravelBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv("RAVELCLI_TEST_HELPER") == "spinning-ignored" {
+		// As a background job of a non-interactive shell, or under nohup, starts it.
+		signal.Ignore(os.Interrupt)
+		stallAfter, interruptGrace = 100*time.Millisecond, 300*time.Millisecond
+		os.Exit(Run([]string{"check", "spinning"}, os.Stdout, os.Stderr, Systems(spinningSystem)))
+	}
 	if os.Getenv("RAVELCLI_TEST_HELPER") == "spinning" {
 		// The test binary run again as a command whose one system's handler never
 		// returns (TestSecondInterruptQuits).
@@ -187,8 +194,20 @@ func TestStandardInput(t *testing.T) {
 // where the handler is, and a second interrupt ends the process at once (by the signal)
 // instead of being caught again.
 func TestSecondInterruptQuits(t *testing.T) {
+	secondInterrupt(t, "spinning")
+}
+
+// TestSecondInterruptQuitsIgnored: a command started with SIGINT ignored (a background
+// job, nohup) said "interrupt again to quit at once" and then ignored the second
+// interrupt, as the disposition it gave SIGINT back was its inherited one (state probe,
+// H7). It now ends on it, with status 130.
+func TestSecondInterruptQuitsIgnored(t *testing.T) {
+	secondInterrupt(t, "spinning-ignored")
+}
+
+func secondInterrupt(t *testing.T, helper string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "RAVELCLI_TEST_HELPER=spinning")
+	cmd.Env = append(os.Environ(), "RAVELCLI_TEST_HELPER="+helper)
 	var stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = new(bytes.Buffer), &stderr
 	if err := cmd.Start(); err != nil {
@@ -225,6 +244,12 @@ func TestSecondInterruptQuits(t *testing.T) {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		t.Fatalf("the command ended with %v, want killed by SIGINT", err)
+	}
+	if helper == "spinning-ignored" {
+		if ee.ExitCode() != exitInterrupted {
+			t.Errorf("the command ended with %v, want exit status %d; stderr:\n%s", err, exitInterrupted, stderr.String())
+		}
+		return
 	}
 	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
 		t.Errorf("the command ended with %v, want killed by SIGINT; stderr:\n%s", err, stderr.String())

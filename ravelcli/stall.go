@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/internal/panicsite"
 )
 
@@ -34,7 +35,12 @@ var interruptGrace = 2 * time.Second
 // interruptGrace after the signal, something does not look at the context — most likely
 // a handler that never returns —, so it says where the handler is on stderr and gives the
 // signals back to the system: a second one ends the process at once.
+//
+// A process started with SIGINT ignored (a background job of a non-interactive shell,
+// nohup) would ignore it again once given back: then the command keeps listening itself
+// and ends on the second signal with status 130.
 func interruptContext(stderr io.Writer, prog string) (context.Context, context.CancelFunc) {
+	ignored := signal.Ignored(os.Interrupt) // before Notify, which changes the answer
 	ctx, release := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	finished := make(chan struct{})
 	var once sync.Once
@@ -49,10 +55,24 @@ func interruptContext(stderr io.Writer, prog string) (context.Context, context.C
 		select {
 		case <-finished:
 		case <-time.After(grace):
-			release()
+			if ignored {
+				again := make(chan os.Signal, 1)
+				signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+				release()
+				go func() {
+					select {
+					case <-again:
+						os.Exit(exitInterrupted)
+					case <-finished:
+						signal.Stop(again)
+					}
+				}()
+			} else {
+				release()
+			}
 			where := "it is in Ravel's own work"
 			if frames, _ := handlerFrames(); frames != nil {
-				where = "a handler has not returned; it is at\n" + strings.Join(frames, "\n")
+				where = "a handler has not returned; it is at\n" + strings.Join(frames, "\n") + runningDelivery()
 			}
 			fmt.Fprintf(stderr, "%s: interrupted, but the search has not stopped after %v: %s\n%s: interrupt again to quit at once\n", prog, grace, where, prog)
 		}
@@ -95,8 +115,8 @@ func watchStalls(stderr io.Writer, prog string) (tick, stop func()) {
 				w.mu.Lock()
 				w.reported = true
 				w.mu.Unlock()
-				fmt.Fprintf(stderr, "%s: no progress for %v: a handler has not returned (a loop that never ends?); it is at\n%s\n%s: interrupt to stop the search\n",
-					prog, roundDuration(quiet), strings.Join(frames, "\n"), prog)
+				fmt.Fprintf(stderr, "%s: no progress for %v: a handler has not returned (a loop that never ends?); it is at\n%s%s\n%s: interrupt to stop the search\n",
+					prog, roundDuration(quiet), strings.Join(frames, "\n"), runningDelivery(), prog)
 			}
 		}
 	}()
@@ -132,10 +152,20 @@ func handlerFrames() (frames []string, call string) {
 			if strings.HasPrefix(f.Func, "github.com/ravelmc/ravel/explorer.") || len(frames) == 0 && standard(f.Func) {
 				continue // the closure run calls, and the library the handler is stopped in
 			}
-			frames = append(frames, fmt.Sprintf("  %s (%s)", f.Short(), f.At))
+			frames = append(frames, fmt.Sprintf("  %s (%s)", f.Short(), frameAt(f.At, len(frames) == 0)))
 		}
 	}
 	return nil, ""
+}
+
+// frameAt is a frame's "file.go:LINE" as a report shows it; top is the first frame
+// shown. Go prints line 1 for the top frame of a goroutine preempted asynchronously (a
+// loop without calls), which is never a line of a function's body: it is left out.
+func frameAt(at string, top bool) string {
+	if top && strings.HasSuffix(at, ":1") {
+		return strings.TrimSuffix(at, ":1") + ", line unknown: preempted in a loop"
+	}
+	return at
 }
 
 // stuckHandler returns the frames of a handler that is in the same call twice, wait
@@ -168,4 +198,13 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(time.Second)
 	}
 	return d.Round(10 * time.Millisecond)
+}
+
+// runningDelivery is "\n  delivering: n0 → n1 Update{Value:1}", the delivery whose
+// handler the search started last, or "" when none is known.
+func runningDelivery() string {
+	if d := explorer.RunningDelivery(); d != "" {
+		return "\n  delivering: " + d
+	}
+	return ""
 }

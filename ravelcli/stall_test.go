@@ -72,6 +72,9 @@ func TestCheckSaysWhereAHandlerIsStuck(t *testing.T) {
 	time.Sleep(3 * stallAfter) // a second report would come by now
 	spinRelease.Store(true)
 	code := <-done
+	if got := stderr.String(); !strings.Contains(got, "\n  delivering: c0 → n0  Request{c0.0 Read()}\n") {
+		t.Errorf("the report does not name the delivery:\n%s", got)
+	}
 	if got := stderr.String(); strings.Count(got, said) != 1 {
 		t.Errorf("stderr has %d reports of the stuck handler, want 1:\n%s", strings.Count(got, said), got)
 	}
@@ -102,6 +105,25 @@ func TestStandard(t *testing.T) {
 	} {
 		if got := standard(name); got != want {
 			t.Errorf("standard(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestFrameAtPreempted: the line 1 Go prints for a goroutine preempted in a loop is not
+// shown as the handler's line (state probe, H6).
+func TestFrameAtPreempted(t *testing.T) {
+	for _, c := range []struct {
+		at   string
+		top  bool
+		want string
+	}{
+		{"handlers.go:1", true, "handlers.go, line unknown: preempted in a loop"},
+		{"handlers.go:125", true, "handlers.go:125"},
+		{"handlers.go:1", false, "handlers.go:1"},
+		{"handlers.go:11", true, "handlers.go:11"},
+	} {
+		if got := frameAt(c.at, c.top); got != c.want {
+			t.Errorf("frameAt(%q, %v) = %q, want %q", c.at, c.top, got, c.want)
 		}
 	}
 }

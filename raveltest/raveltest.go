@@ -183,6 +183,14 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 		checkAnswered(t, &sys, res, ws != nil)
 		return res
 	}
+	if res.First.OfModel() {
+		// Ravel could not check the system as written: a test failure, but no
+		// counterexample of the protocol to replay on every later run.
+		t.Errorf("raveltest: %s: Ravel could not check the system as written, at step %d of schedule %s (not saved as a counterexample: it is not a bug in the protocol): %s\n%s",
+			sys.Name, len(res.First.Steps), report.Thousands(res.First.Schedule), res.First.Message,
+			report.TextMode(&sys, res.First.Steps, res.First.Events, c.opts.Reflective))
+		return res
+	}
 	// A workload's operations index the harness's alphabet, not its own system's.
 	alphabet := sys.Harness.Alphabet()
 	if workload != nil {

@@ -139,8 +139,10 @@ func MinimizedNote(v *explorer.Violation) string {
 
 // NotReplayedWarning is the line that reports a violation whose schedule, replayed from
 // the initial state, did not reach the same state (explorer.Violation.Replayed false):
-// the system or the finding is suspect, as a handler is not deterministic.
-const NotReplayedWarning = "WARNING: replaying this schedule from the initial state did not reach the same state: a handler is not deterministic"
+// the system or the finding is suspect, as a handler is not deterministic — or an
+// actor's Clone method shares memory with the original in a way the explorer's check
+// (Violation kind shared-clone) did not see.
+const NotReplayedWarning = "WARNING: replaying this schedule from the initial state did not reach the same state: a handler is not deterministic, or an actor's Clone method shares memory with the original (run with --reflective to tell)"
 
 // NewHistory renders the history events of sys.
 func NewHistory(sys *model.System, events []histories.Event) History {

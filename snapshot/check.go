@@ -323,7 +323,37 @@ func check(v any, p purpose, reflective bool) error {
 }
 
 func newError(prefix string, is *issue, top reflect.Type) error {
-	return &CopyError{Path: prefix + is.path, Problem: is.problem, Fix: fmt.Sprintf(is.fix, top)}
+	return &CopyError{Path: prefix + is.path, Problem: is.problem, Fix: fixFor(is.fix, top)}
+}
+
+// fixFor completes fix, "give %s a M method or X", for the checked value's type top,
+// when top can take a method: a type that is unnamed (func(), chan int) or of the
+// standard library (*errors.errorString) cannot, and then it advises what the user can
+// do instead: the fix's other half for an unnamed type, and for a standard library's to
+// hold a value of their own.
+func fixFor(fix string, top reflect.Type) string {
+	base := top
+	if base.Kind() == reflect.Pointer && base.Name() == "" {
+		base = base.Elem()
+	}
+	own := base.Name() != "" && base.Kind() != reflect.Interface && !standardPkg(base.PkgPath())
+	if own {
+		return fmt.Sprintf(fix, top)
+	}
+	if _, rest, ok := strings.Cut(fix, " or "); ok && base.PkgPath() == "" && base.Name() == "" {
+		return rest // an unnamed type of the user's: the fix is theirs to make
+	}
+	if strings.Contains(fix, "Clone()") {
+		return fmt.Sprintf("%s is not a type Ravel can copy by reflection, nor one you can give a method: copy it in the Clone() model.Actor method of the actor that holds it, or hold a value of your own instead (for an error, its text: err.Error())", top)
+	}
+	return fmt.Sprintf("%s cannot be given a method: leave it out in the HashState(*model.Hasher) method of the type of yours that holds it, or hold a value without it", top)
+}
+
+// standardPkg reports whether a package path is of Go's standard library (no dot in its
+// first element), whose types cannot be given methods.
+func standardPkg(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return path != "" && !strings.Contains(first, ".")
 }
 
 // refKey identifies a reference for cycles and sharing: the type tells a pointer to a

@@ -110,10 +110,10 @@ func TestCheckCopyable(t *testing.T) {
 		{"interface holding a typed nil", Mode{}, &WithAny{Msg: (*Inner)(nil)},
 			"snapshot: snapshot.WithAny.Msg.(*snapshot.Inner): interface holding a nil *snapshot.Inner; copystructure would make it a nil interface — give *snapshot.WithAny a Clone() model.Actor method or store a nil interface instead"},
 		{"pointer to a nil pointer", Mode{}, &struct{ P **Inner }{new(*Inner)},
-			"snapshot: struct { P **snapshot.Inner }.P: pointer to a nil pointer; copystructure panics on it — give *struct { P **snapshot.Inner } a Clone() model.Actor method or drop a level of pointers"},
+			"snapshot: struct { P **snapshot.Inner }.P: pointer to a nil pointer; copystructure panics on it — drop a level of pointers"},
 		{"unexported field deep in the type", Mode{}, &Outer{}, ""},
 		{"nested unexported", Mode{}, &struct{ H []hidden }{},
-			"snapshot: struct { H []snapshot.hidden }.H[*].x: unexported field; copystructure cannot copy it — give *struct { H []snapshot.hidden } a Clone() model.Actor method or export the field"},
+			"snapshot: struct { H []snapshot.hidden }.H[*].x: unexported field; copystructure cannot copy it — export the field"},
 		{"cycle", Mode{}, cyclic,
 			"snapshot: snapshot.Exported.Next: cycle back to an enclosing value; copystructure would recurse forever — give *snapshot.Exported a Clone() model.Actor method or break the cycle (refer by ID or index)"},
 		{"slice that holds itself", Mode{}, &WithAny{Msg: selfSlice},
@@ -207,3 +207,25 @@ type funcHider struct {
 }
 
 func (f *funcHider) HashState(h *model.Hasher) { h.Int(f.N) }
+
+// TestFixIsFollowable: the advice never tells the user to give a method to a type that
+// cannot take one — an unnamed type, or one of the standard library (state probe, H9).
+func TestFixIsFollowable(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		err     error
+		want    string
+		notWant string
+	}{
+		{"an error", func() error { _, err := Mode{}.Copy(errors.New("a")); return err }(), "err.Error()", "give *errors.errorString"},
+		{"a func", Mode{}.CheckHashable(func() {}), "remove it from the state", "give func()"},
+		{"a chan", Mode{}.CheckHashable(make(chan int)), "remove it from the state", "give chan int"},
+		{"a type of the user's", Mode{}.CheckHashable(withFunc{}), "give snapshot.withFunc a HashState(*model.Hasher) method", ""},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) || c.notWant != "" && strings.Contains(c.err.Error(), c.notWant) {
+			t.Errorf("%s: %v; want %q and not %q", c.name, c.err, c.want, c.notWant)
+		}
+	}
+}
+
+type withFunc struct{ F func() }
