@@ -119,6 +119,13 @@ type FaultsConfig struct {
 	// Restart (restart_after) is the longest a crashed node stays down: a restart is also
 	// a fault a step may draw, so it may come sooner.
 	Restart time.Duration `yaml:"restart_after"`
+	// Heal (heal_after) is the longest a partition lasts (default 1s when partitions are
+	// budgeted): a heal is also a fault a step may draw, so it may come sooner. Without
+	// it a partition that cuts every peer message (one node alone against the rest in a
+	// primary-backup cluster, a two-node cluster) would never heal: with nothing held no
+	// scheduling decision is taken, so no heal could be drawn. The bound draws nothing
+	// from the faults' stream, so a seed's fault decisions stay the same.
+	Heal time.Duration `yaml:"heal_after"`
 }
 
 // ConfigError is a bad configuration, naming the field at fault.
@@ -267,6 +274,16 @@ func (c *Config) Validate() error {
 	default:
 		return cfgErr("network.protocol", "unknown %q (valid: http, etcd, tcp)", c.Network.Protocol)
 	}
+	if c.Faults.Partition > 0 {
+		// A partition cuts the messages whose sender is on the other side: with no
+		// sender it would cut nothing and still be reported as injected.
+		switch {
+		case c.Network.Protocol == "tcp":
+			return cfgErr("faults.partition", "network.protocol tcp cannot tell a message's sender, so a partition would cut nothing; remove partition (drop and crash work with tcp)")
+		case c.Network.Protocol == "http" && c.Network.SenderHeader == "":
+			return cfgErr("faults.partition", "a partition needs each message's sender, which protocol http reads from a header: set network.sender_header (the header the nodes put their index in), or remove partition")
+		}
+	}
 	w := &c.Workload
 	switch w.Client {
 	case "":
@@ -334,6 +351,7 @@ func (c *Config) durations() error {
 		{"scheduler.wait", &c.Scheduler.Wait, time.Millisecond},
 		{"scheduler.patience", &c.Scheduler.Patience, 200 * time.Millisecond},
 		{"faults.restart_after", &c.Faults.Restart, restartDefault(c.Faults.Crash)},
+		{"faults.heal_after", &c.Faults.Heal, healDefault(c.Faults.Partition)},
 	} {
 		if *d.v < 0 {
 			return cfgErr(d.name, "must not be negative (got %v)", *d.v)
@@ -351,6 +369,15 @@ func (c *Config) durations() error {
 func restartDefault(crash int) time.Duration {
 	if crash > 0 {
 		return 100 * time.Millisecond
+	}
+	return 0
+}
+
+// healDefault is heal_after's default: 1s when the network may be partitioned, and none
+// otherwise (as restartDefault).
+func healDefault(partition int) time.Duration {
+	if partition > 0 {
+		return time.Second
 	}
 	return 0
 }
@@ -377,6 +404,8 @@ func (c *Config) faultsApply() error {
 		return cfgErr(budget, "no fault is injected while faults.probability is 0; set it (the chance of a fault instead of a delivery at a step, e.g. 0.05)")
 	case f.Restart > 0 && f.Crash <= 0:
 		return cfgErr("faults.restart_after", "applies only to crashed nodes, and faults.crash is 0; set a crash budget or remove restart_after")
+	case f.Heal > 0 && f.Partition <= 0:
+		return cfgErr("faults.heal_after", "applies only to partitions, and faults.partition is 0; set a partition budget or remove heal_after")
 	}
 	return nil
 }

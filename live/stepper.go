@@ -162,6 +162,7 @@ type stepper struct {
 	pending   []MsgID
 	delivered [][]Message // recent deliveries to each node, for causality
 	downSince []time.Time // zero when up
+	partSince time.Time   // when the partition in force began; zero when whole
 	steps     int
 	faults    FaultCounts
 	events    []string
@@ -220,7 +221,9 @@ func (s *stepper) loop() {
 }
 
 // pass takes the next step with the messages held now, and reports whether it took one:
-// in a replay the next recorded step; otherwise a restart due after restart_after, or,
+// in a replay the next recorded step; otherwise a restart due after restart_after or a
+// heal due after heal_after (whatever is held: a partition that cuts every message
+// leaves nothing held, and must end all the same), or,
 // when a message is held, one scheduling decision — a fault, by the faults' draws, or
 // the sampler's delivery. A pass with nothing held and nothing due is idle and draws
 // nothing, so that a seed fixes the sequence of fault decisions whatever the number of
@@ -236,7 +239,7 @@ func (s *stepper) pass(held []Message) bool {
 			s.replayStep(held)
 			return true
 		}
-	} else if s.faultsEnabled() && s.restartDue() {
+	} else if s.faultsEnabled() && (s.restartDue() || s.healDue()) {
 		return true
 	}
 	if len(held) == 0 {
@@ -263,6 +266,16 @@ func (s *stepper) restartDue() bool {
 		}
 	}
 	return false
+}
+
+// healDue heals a partition in force longer than heal_after, and reports whether it
+// did. It draws nothing.
+func (s *stepper) healDue() bool {
+	if s.partSince.IsZero() || s.cfg.Faults.Heal <= 0 || time.Since(s.partSince) <= s.cfg.Faults.Heal {
+		return false
+	}
+	s.heal()
+	return true
 }
 
 // deliver delivers (or drops) held message id and tells the sampler.
@@ -406,6 +419,7 @@ func (s *stepper) restart(i int) {
 func (s *stepper) partition(group []int) {
 	s.steps++
 	cut := s.nw.Partition(group)
+	s.partSince = time.Now()
 	s.faults.Partition++
 	s.executed = append(s.executed, Step{Op: "partition", Group: group})
 	s.logf("partition %v: %s (%d held messages cut)", group, partitionString(group), cut)
@@ -414,6 +428,7 @@ func (s *stepper) partition(group []int) {
 func (s *stepper) heal() {
 	s.steps++
 	s.nw.Heal()
+	s.partSince = time.Time{}
 	s.faults.Heal++
 	s.executed = append(s.executed, Step{Op: "heal"})
 	s.logf("heal")

@@ -138,3 +138,26 @@ func TestReplayStartup(t *testing.T) {
 		}
 	})
 }
+
+// TestHealDue: a partition in force longer than heal_after is healed on a pass with
+// nothing held, drawing nothing from the faults' stream. A heal used to be drawn only at
+// a scheduling decision, so a partition that cut every peer message (nothing ever held
+// again) lasted to the end of the iteration.
+func TestHealDue(t *testing.T) {
+	s, faults := passStepper(t, 0.5, false, 0)
+	s.cfg.Faults.Partition, s.cfg.Faults.Heal = 1, time.Hour
+	s.partition([]int{0, 1, 1})
+	if s.pass(nil) || !s.nw.Partitioned() {
+		t.Fatal("a partition younger than heal_after was healed")
+	}
+	s.partSince = s.partSince.Add(-2 * time.Hour) // as if it had lasted two hours
+	if !s.pass(nil) {
+		t.Fatal("an idle pass did not heal a partition older than heal_after")
+	}
+	if s.nw.Partitioned() || s.faults.Heal != 1 || s.executed[len(s.executed)-1].Op != "heal" {
+		t.Errorf("after the pass: partitioned %v, faults %+v, steps %v; want healed and recorded", s.nw.Partitioned(), s.faults, s.executed)
+	}
+	if faults.draws != 0 {
+		t.Errorf("the heal drew %d times from the faults' stream, want 0", faults.draws)
+	}
+}
