@@ -26,6 +26,7 @@ type Report struct {
 	Seed       uint64
 	Iterations []IterationReport
 	Violations int // iterations whose history is not linearizable
+	NodeExits  int // nodes that exited on their own, over every iteration (IterationReport.Exits)
 }
 
 // IterationReport is one iteration: its history's verdict, its counts and its files.
@@ -51,6 +52,10 @@ type IterationReport struct {
 	// had issued its operations; Planned is how many they were to issue (clients × ops).
 	TimedOut bool
 	Planned  int
+	// Exits are the nodes whose process ended on its own during the workload (not a
+	// crash Ravel injected), "n1 (signal: killed)": a failure of the system under test
+	// whatever the history's verdict.
+	Exits []string
 }
 
 // FaultCounts counts the faults injected in an iteration.
@@ -81,6 +86,7 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		if ir.Verdict == wgl.NotLinearizable {
 			rep.Violations++
 		}
+		rep.NodeExits += len(ir.Exits)
 		replay := ""
 		if cfg.Replay != nil {
 			replay = fmt.Sprintf(" replay %d: %d recorded steps re-imposed, %d diverged;", it, ir.Followed, ir.Diverged)
@@ -92,7 +98,7 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		if len(ir.Leftover) > 0 {
 			return rep, fmt.Errorf("live: iteration %d left processes alive: %v", it, ir.Leftover)
 		}
-		if cfg.StopOnViolation && ir.Verdict == wgl.NotLinearizable {
+		if cfg.StopOnViolation && (ir.Verdict == wgl.NotLinearizable || len(ir.Exits) > 0) {
 			break
 		}
 	}
@@ -221,6 +227,10 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	defer func() {
 		close(st.stop)
 		wg.Wait()
+		if st.faultsEnabled() {
+			st.checkExits() // a node that died after the stepper's last pass
+		}
+		ir.Exits = st.exits
 		if e := procs.Stop(); e != nil && err == nil {
 			err = e
 		}

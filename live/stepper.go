@@ -163,6 +163,8 @@ type stepper struct {
 	delivered [][]Message // recent deliveries to each node, for causality
 	downSince []time.Time // zero when up
 	partSince time.Time   // when the partition in force began; zero when whole
+	exits     []string    // nodes that exited on their own, "n1 (exit status 2)", in order
+	exited    []int       // their indices
 	steps     int
 	faults    FaultCounts
 	events    []string
@@ -233,13 +235,17 @@ func (s *stepper) pass(held []Message) bool {
 	if healthy && !s.up {
 		s.up, s.startup = true, len(s.executed)
 	}
+	if healthy {
+		s.checkExits() // before: a node that exits during start-up is a config error
+	}
 	if s.replay {
 		// Start-up passes as the sampler picks it; the script starts once it is over.
 		if len(s.script) > 0 && healthy {
 			s.replayStep(held)
 			return true
 		}
-	} else if s.faultsEnabled() && (s.restartDue() || s.healDue()) {
+	}
+	if !s.replay && healthy && (s.restartDue() || s.healDue()) {
 		return true
 	}
 	if len(held) == 0 {
@@ -266,6 +272,26 @@ func (s *stepper) restartDue() bool {
 		}
 	}
 	return false
+}
+
+// checkExits notes every node whose process ended on its own (not crashed by Ravel)
+// since the last check: a line in events.txt and an entry of exits. Such a node stays
+// down (messages to it go nowhere) until the iteration ends; it is a failure of the
+// system under test, not a fault Ravel injected. It draws nothing and takes no step.
+func (s *stepper) checkExits() {
+	for i := range s.procs.N() {
+		err, exited := s.procs.Exited(i)
+		if !exited || slices.Contains(s.exited, i) {
+			continue
+		}
+		s.exited = append(s.exited, i)
+		how := "exit status 0"
+		if err != nil {
+			how = err.Error()
+		}
+		s.exits = append(s.exits, fmt.Sprintf("n%d (%s)", i, how))
+		s.logf("n%d exited on its own (%s; pid %d): not a crash Ravel injected", i, how, s.procs.Pid(i))
+	}
 }
 
 // healDue heals a partition in force longer than heal_after, and reports whether it
