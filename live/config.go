@@ -34,6 +34,12 @@ type Config struct {
 	Output     string          `yaml:"output"` // directory for every iteration's logs, history and events (ClearOutput empties it of an earlier session's)
 	// StopOnViolation ends the session at the first non-linearizable history.
 	StopOnViolation bool `yaml:"stop_on_violation"`
+	// KeepData (keep_data) is which iterations keep their nodes' data directories
+	// (OUTPUT/iter-NNN/nN/, 123 MB a member for etcd): "failing" (default) those not
+	// linearizable, with a node that exited on its own, or stopped by an error or an
+	// interruption; "all"; or "none". Logs, events, schedules, histories and verdicts are
+	// always kept.
+	KeepData string `yaml:"keep_data"`
 
 	// Replay, when set, makes every iteration re-impose this recorded schedule (and use its
 	// seed and iteration number for the workload) instead of sampling.
@@ -330,6 +336,13 @@ func (c *Config) Validate() error {
 	}
 	if c.Output == "" {
 		c.Output = "ravel-out"
+	}
+	switch c.KeepData {
+	case "":
+		c.KeepData = "failing"
+	case "failing", "all", "none":
+	default:
+		return cfgErr("keep_data", "unknown %q (valid: failing, all, none)", c.KeepData)
 	}
 	return nil
 }

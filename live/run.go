@@ -247,6 +247,14 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 		if werr := writeEvents(ir.Dir, st.events, ir.Schedule); werr != nil && err == nil {
 			err = werr
 		}
+		passed := err == nil && ir.Verdict == wgl.Linearizable && len(ir.Exits) == 0
+		if cfg.KeepData == "none" || cfg.KeepData != "all" && passed {
+			for _, v := range vars {
+				if rerr := os.RemoveAll(v.DataDir); rerr != nil && err == nil {
+					err = fmt.Errorf("live: %w", rerr)
+				}
+			}
+		}
 	}()
 	tr := translator(cfg)
 	for i := range n {
