@@ -20,6 +20,9 @@ func iterationLine(cfg *Config, seed uint64, replay string, ir IterationReport) 
 		cut = fmt.Sprintf(", cut by workload.iteration_timeout (%s) after %s of %s operations", cfg.Workload.Iteration, n(ir.Ops), n(ir.Planned))
 	}
 	verdict := ir.Verdict.String()
+	if len(ir.AlsoFailing) > 0 {
+		verdict += fmt.Sprintf(" (key %s, and %s)", ir.Result.Partition, strings.Join(ir.AlsoFailing, ", "))
+	}
 	if len(ir.Exits) > 0 {
 		verdict += ", but " + strings.Join(ir.Exits, ", ") + " exited on its own"
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -56,6 +57,9 @@ type IterationReport struct {
 	// crash Ravel injected), "n1 (signal: killed)": a failure of the system under test
 	// whatever the history's verdict.
 	Exits []string
+	// AlsoFailing are the keys other than Result.Partition (the first found failing)
+	// whose operations are not linearizable either, in order.
+	AlsoFailing []string
 }
 
 // FaultCounts counts the faults injected in an iteration.
@@ -300,7 +304,8 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	}
 	ir.Result = wgl.CheckContext(ctx, Spec(), hist)
 	ir.Verdict = ir.Result.Verdict
-	if err := writeHistory(ir.Dir, hist, ir.Result); err != nil {
+	ir.AlsoFailing = otherFailingKeys(ctx, hist, ir.Result)
+	if err := writeHistory(ir.Dir, hist, ir.Result, ir.AlsoFailing); err != nil {
 		return ir, err
 	}
 	return ir, nil
@@ -417,9 +422,31 @@ func LoadSchedule(path string) (*Schedule, error) {
 	return &s, nil
 }
 
+// otherFailingKeys checks, when res is a violation, every key but the failing one
+// res names (the check stops at the first), and returns those not linearizable either,
+// sorted: each key's operations are independent of the others'.
+func otherFailingKeys(ctx context.Context, hist []Op, res wgl.Result) []string {
+	if res.Verdict != wgl.NotLinearizable {
+		return nil
+	}
+	byKey := map[string][]Op{}
+	for _, op := range hist {
+		if op.Input.Key != res.Partition {
+			byKey[op.Input.Key] = append(byKey[op.Input.Key], op)
+		}
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(byKey)) {
+		if wgl.CheckContext(ctx, Spec(), byKey[k]).Verdict == wgl.NotLinearizable {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // writeHistory saves the history and the verdict, and for a violation the operations on
-// the failing key in call order, the stuck one marked.
-func writeHistory(dir string, hist []Op, res wgl.Result) error {
+// the failing key in call order, the stuck one marked, and the other keys that fail.
+func writeHistory(dir string, hist []Op, res wgl.Result, also []string) error {
 	spec := Spec()
 	var b strings.Builder
 	fmt.Fprintf(&b, "# client call_ns return_ns operation output (%s)\n", spec.Name)
@@ -435,6 +462,9 @@ func writeHistory(dir string, hist []Op, res wgl.Result) error {
 	verdict := res.Verdict.String() + "\n"
 	if res.Verdict == wgl.NotLinearizable {
 		verdict += RenderViolation(hist, res)
+		for _, k := range also {
+			verdict += fmt.Sprintf("key %s: not linearizable either (its time line: ravel lincheck --spec cas-register --format ravel --html PAGE history-%s.jsonl)\n", k, k)
+		}
 	}
 	errs = append(errs, os.WriteFile(filepath.Join(dir, "verdict.txt"), []byte(verdict), 0o644))
 	if err := errors.Join(errs...); err != nil {

@@ -201,6 +201,9 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 		if ir.Verdict == wgl.NotLinearizable {
 			fmt.Fprintf(stdout, "\nviolation in iteration %d (history, events, node logs in %s):\n%s",
 				ir.Run, ir.Dir, live.RenderViolation(ir.History, ir.Result))
+			if len(ir.AlsoFailing) > 0 {
+				fmt.Fprintf(stdout, "also not linearizable: %s (verdict.txt; ravel lincheck on its history-KEY.jsonl draws each)\n", strings.Join(ir.AlsoFailing, ", "))
+			}
 			break
 		}
 	}
