@@ -166,6 +166,9 @@ func LoadConfig(path string) (*Config, error) {
 		if msg, ok := unknownKeys(err); ok {
 			return nil, &ConfigError{Msg: fmt.Sprintf("%s: %s", path, msg)}
 		}
+		if msg, ok := typeErrors(b, err); ok {
+			return nil, &ConfigError{Msg: fmt.Sprintf("%s: %s", path, msg)}
+		}
 		return nil, &ConfigError{Msg: fmt.Sprintf("%s: malformed YAML: %v", path, err)}
 	}
 	abs, err := filepath.Abs(filepath.Dir(path))
@@ -216,6 +219,74 @@ func unknownKeys(err error) (string, bool) {
 			where = "in " + section
 		}
 		out = append(out, fmt.Sprintf("line %s: unknown key %q %s (valid: %s)", m[1], m[2], where, strings.Join(valid, ", ")))
+	}
+	return strings.Join(out, "; "), len(out) > 0
+}
+
+// badType is the decoder's message for a value of the wrong type.
+var badType = regexp.MustCompile("^line (\\d+): cannot unmarshal !!\\w+ `(.*)` into (.+)$")
+
+// typeHints say what form a Go type's value is written in.
+var typeHints = map[string]string{
+	"time.Duration": "a duration such as 5s or 500ms",
+	"int":           "a whole number",
+	"uint64":        "a whole number, not negative",
+	"float64":       "a number",
+	"bool":          "true or false",
+	"string":        "a string",
+	"[]string":      "a list of strings",
+}
+
+// typeErrors rewrites the decoder's error when it is only about values of the wrong
+// type, naming each one's field and the form expected: "line 6: nodes.start_timeout:
+// write a duration such as 5s or 500ms (got 5)".
+func typeErrors(src []byte, err error) (string, bool) {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return "", false
+	}
+	var root yaml.Node
+	if yaml.Unmarshal(src, &root) != nil {
+		return "", false
+	}
+	fields := map[int]string{} // line → dotted key of the value on it
+	var walk func(n *yaml.Node, prefix string)
+	walk = func(n *yaml.Node, prefix string) {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, prefix)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i].Value
+				if prefix != "" {
+					k = prefix + "." + k
+				}
+				fields[n.Content[i+1].Line] = k
+				walk(n.Content[i+1], k)
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				if _, ok := fields[c.Line]; !ok {
+					fields[c.Line] = prefix
+				}
+			}
+		}
+	}
+	walk(&root, "")
+	var out []string
+	for _, e := range te.Errors {
+		m := badType.FindStringSubmatch(e)
+		if m == nil {
+			return "", false
+		}
+		line, _ := strconv.Atoi(m[1])
+		field, hint := fields[line], typeHints[m[3]]
+		if field == "" || hint == "" {
+			return "", false
+		}
+		out = append(out, fmt.Sprintf("line %d: %s: write %s (got %s)", line, field, hint, m[2]))
 	}
 	return strings.Join(out, "; "), len(out) > 0
 }
