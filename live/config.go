@@ -593,6 +593,17 @@ func render(tmpl string, v NodeVars) (string, error) {
 	return b.String(), nil
 }
 
+// CheckPorts reports, as a *ConfigError naming nodes.base_port, a fixed base_port whose
+// ports are in use, so that a run can refuse it before clearing an earlier run's
+// results (each iteration checks them again).
+func (c *Config) CheckPorts() error {
+	if c.Nodes.BasePort == 0 {
+		return nil
+	}
+	_, err := c.allocPorts()
+	return err
+}
+
 // allocPorts gives every node its three ports: from base_port, each checked free, or
 // free ports the system picks.
 func (c *Config) allocPorts() ([]ports, error) {

@@ -85,6 +85,10 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		cfg.Replay = sched
 		cfg.StopOnViolation = false // the point is how often it reproduces
 	}
+	// What can fail without running anything fails before an earlier run's results go.
+	if err := cfg.CheckPorts(); err != nil {
+		return exitUsage, usagef("run: %v", err)
+	}
 	removed, err := live.ClearOutput(cfg)
 	switch {
 	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
