@@ -34,6 +34,12 @@ type Config struct {
 	Output     string          `yaml:"output"` // directory for every iteration's logs, history and events (ClearOutput empties it of an earlier session's)
 	// StopOnViolation ends the session at the first non-linearizable history.
 	StopOnViolation bool `yaml:"stop_on_violation"`
+	// KeepData (keep_data) is which iterations keep their nodes' data directories
+	// (OUTPUT/iter-NNN/nN/, 123 MB a member for etcd): "failing" (default) those not
+	// linearizable, with a node that exited on its own, or stopped by an error or an
+	// interruption; "all"; or "none". Logs, events, schedules, histories and verdicts are
+	// always kept.
+	KeepData string `yaml:"keep_data"`
 
 	// Replay, when set, makes every iteration re-impose this recorded schedule (and use its
 	// seed and iteration number for the workload) instead of sampling.
@@ -119,6 +125,13 @@ type FaultsConfig struct {
 	// Restart (restart_after) is the longest a crashed node stays down: a restart is also
 	// a fault a step may draw, so it may come sooner.
 	Restart time.Duration `yaml:"restart_after"`
+	// Heal (heal_after) is the longest a partition lasts (default 1s when partitions are
+	// budgeted): a heal is also a fault a step may draw, so it may come sooner. Without
+	// it a partition that cuts every peer message (one node alone against the rest in a
+	// primary-backup cluster, a two-node cluster) would never heal: with nothing held no
+	// scheduling decision is taken, so no heal could be drawn. The bound draws nothing
+	// from the faults' stream, so a seed's fault decisions stay the same.
+	Heal time.Duration `yaml:"heal_after"`
 }
 
 // ConfigError is a bad configuration, naming the field at fault.
@@ -151,6 +164,9 @@ func LoadConfig(path string) (*Config, error) {
 	var c Config
 	if err := dec.Decode(&c); err != nil {
 		if msg, ok := unknownKeys(err); ok {
+			return nil, &ConfigError{Msg: fmt.Sprintf("%s: %s", path, msg)}
+		}
+		if msg, ok := typeErrors(b, err); ok {
 			return nil, &ConfigError{Msg: fmt.Sprintf("%s: %s", path, msg)}
 		}
 		return nil, &ConfigError{Msg: fmt.Sprintf("%s: malformed YAML: %v", path, err)}
@@ -203,6 +219,74 @@ func unknownKeys(err error) (string, bool) {
 			where = "in " + section
 		}
 		out = append(out, fmt.Sprintf("line %s: unknown key %q %s (valid: %s)", m[1], m[2], where, strings.Join(valid, ", ")))
+	}
+	return strings.Join(out, "; "), len(out) > 0
+}
+
+// badType is the decoder's message for a value of the wrong type.
+var badType = regexp.MustCompile("^line (\\d+): cannot unmarshal !!\\w+ `(.*)` into (.+)$")
+
+// typeHints say what form a Go type's value is written in.
+var typeHints = map[string]string{
+	"time.Duration": "a duration such as 5s or 500ms",
+	"int":           "a whole number",
+	"uint64":        "a whole number, not negative",
+	"float64":       "a number",
+	"bool":          "true or false",
+	"string":        "a string",
+	"[]string":      "a list of strings",
+}
+
+// typeErrors rewrites the decoder's error when it is only about values of the wrong
+// type, naming each one's field and the form expected: "line 6: nodes.start_timeout:
+// write a duration such as 5s or 500ms (got 5)".
+func typeErrors(src []byte, err error) (string, bool) {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return "", false
+	}
+	var root yaml.Node
+	if yaml.Unmarshal(src, &root) != nil {
+		return "", false
+	}
+	fields := map[int]string{} // line → dotted key of the value on it
+	var walk func(n *yaml.Node, prefix string)
+	walk = func(n *yaml.Node, prefix string) {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, prefix)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i].Value
+				if prefix != "" {
+					k = prefix + "." + k
+				}
+				fields[n.Content[i+1].Line] = k
+				walk(n.Content[i+1], k)
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				if _, ok := fields[c.Line]; !ok {
+					fields[c.Line] = prefix
+				}
+			}
+		}
+	}
+	walk(&root, "")
+	var out []string
+	for _, e := range te.Errors {
+		m := badType.FindStringSubmatch(e)
+		if m == nil {
+			return "", false
+		}
+		line, _ := strconv.Atoi(m[1])
+		field, hint := fields[line], typeHints[m[3]]
+		if field == "" || hint == "" {
+			return "", false
+		}
+		out = append(out, fmt.Sprintf("line %d: %s: write %s (got %s)", line, field, hint, m[2]))
 	}
 	return strings.Join(out, "; "), len(out) > 0
 }
@@ -267,6 +351,16 @@ func (c *Config) Validate() error {
 	default:
 		return cfgErr("network.protocol", "unknown %q (valid: http, etcd, tcp)", c.Network.Protocol)
 	}
+	if c.Faults.Partition > 0 {
+		// A partition cuts the messages whose sender is on the other side: with no
+		// sender it would cut nothing and still be reported as injected.
+		switch {
+		case c.Network.Protocol == "tcp":
+			return cfgErr("faults.partition", "network.protocol tcp cannot tell a message's sender, so a partition would cut nothing; remove partition (drop and crash work with tcp)")
+		case c.Network.Protocol == "http" && c.Network.SenderHeader == "":
+			return cfgErr("faults.partition", "a partition needs each message's sender, which protocol http reads from a header: set network.sender_header (the header the nodes put their index in), or remove partition")
+		}
+	}
 	w := &c.Workload
 	switch w.Client {
 	case "":
@@ -314,6 +408,13 @@ func (c *Config) Validate() error {
 	if c.Output == "" {
 		c.Output = "ravel-out"
 	}
+	switch c.KeepData {
+	case "":
+		c.KeepData = "failing"
+	case "failing", "all", "none":
+	default:
+		return cfgErr("keep_data", "unknown %q (valid: failing, all, none)", c.KeepData)
+	}
 	return nil
 }
 
@@ -334,6 +435,7 @@ func (c *Config) durations() error {
 		{"scheduler.wait", &c.Scheduler.Wait, time.Millisecond},
 		{"scheduler.patience", &c.Scheduler.Patience, 200 * time.Millisecond},
 		{"faults.restart_after", &c.Faults.Restart, restartDefault(c.Faults.Crash)},
+		{"faults.heal_after", &c.Faults.Heal, healDefault(c.Faults.Partition)},
 	} {
 		if *d.v < 0 {
 			return cfgErr(d.name, "must not be negative (got %v)", *d.v)
@@ -351,6 +453,15 @@ func (c *Config) durations() error {
 func restartDefault(crash int) time.Duration {
 	if crash > 0 {
 		return 100 * time.Millisecond
+	}
+	return 0
+}
+
+// healDefault is heal_after's default: 1s when the network may be partitioned, and none
+// otherwise (as restartDefault).
+func healDefault(partition int) time.Duration {
+	if partition > 0 {
+		return time.Second
 	}
 	return 0
 }
@@ -377,6 +488,8 @@ func (c *Config) faultsApply() error {
 		return cfgErr(budget, "no fault is injected while faults.probability is 0; set it (the chance of a fault instead of a delivery at a step, e.g. 0.05)")
 	case f.Restart > 0 && f.Crash <= 0:
 		return cfgErr("faults.restart_after", "applies only to crashed nodes, and faults.crash is 0; set a crash budget or remove restart_after")
+	case f.Heal > 0 && f.Partition <= 0:
+		return cfgErr("faults.heal_after", "applies only to partitions, and faults.partition is 0; set a partition budget or remove heal_after")
 	}
 	return nil
 }
@@ -478,6 +591,17 @@ func render(tmpl string, v NodeVars) (string, error) {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// CheckPorts reports, as a *ConfigError naming nodes.base_port, a fixed base_port whose
+// ports are in use, so that a run can refuse it before clearing an earlier run's
+// results (each iteration checks them again).
+func (c *Config) CheckPorts() error {
+	if c.Nodes.BasePort == 0 {
+		return nil
+	}
+	_, err := c.allocPorts()
+	return err
 }
 
 // allocPorts gives every node its three ports: from base_port, each checked free, or

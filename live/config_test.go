@@ -83,6 +83,11 @@ func TestValidateRefuses(t *testing.T) {
 		{"probability without budget", func(c *Config) { c.Faults.Probability = 0.1 }, "faults.probability", "no fault can be injected: no budget is set"},
 		{"budget without probability", func(c *Config) { c.Faults.Partition = 1 }, "faults.partition", "no fault is injected while faults.probability is 0"},
 		{"restart_after without crash", func(c *Config) { c.Faults.Probability, c.Faults.Drop, c.Faults.Restart = 0.1, 1, time.Second }, "faults.restart_after", "applies only to crashed nodes"},
+		{"heal_after", func(c *Config) { c.Faults.Heal = -time.Millisecond }, "faults.heal_after", "must not be negative"},
+		{"heal_after without partition", func(c *Config) { c.Faults.Probability, c.Faults.Drop, c.Faults.Heal = 0.1, 1, time.Second }, "faults.heal_after", "applies only to partitions"},
+		{"partition with tcp", func(c *Config) { c.Faults.Probability, c.Faults.Partition, c.Network.Protocol = 0.1, 1, "tcp" }, "faults.partition", "cannot tell a message's sender"},
+		{"partition with http and no sender_header", func(c *Config) { c.Faults.Probability, c.Faults.Partition = 0.1, 1 }, "faults.partition", "set network.sender_header"},
+		{"keep_data", func(c *Config) { c.KeepData = "some" }, "keep_data", `unknown "some" (valid: failing, all, none)`},
 		{"read_percent", func(c *Config) { c.Workload.Reads = ptr(101) }, "workload.read_percent", "must be within [0, 100] (got 101)"},
 	}
 	for _, tc := range cases {

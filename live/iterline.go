@@ -19,8 +19,15 @@ func iterationLine(cfg *Config, seed uint64, replay string, ir IterationReport) 
 	if ir.TimedOut {
 		cut = fmt.Sprintf(", cut by workload.iteration_timeout (%s) after %s of %s operations", cfg.Workload.Iteration, n(ir.Ops), n(ir.Planned))
 	}
+	verdict := ir.Verdict.String()
+	if len(ir.AlsoFailing) > 0 {
+		verdict += fmt.Sprintf(" (key %s, and %s)", ir.Result.Partition, strings.Join(ir.AlsoFailing, ", "))
+	}
+	if len(ir.Exits) > 0 {
+		verdict += ", but " + strings.Join(ir.Exits, ", ") + " exited on its own"
+	}
 	return fmt.Sprintf("iteration %d (seed %d):%s %s — %s ops (%s open)%s, %s steps; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; %s, %s\n",
-		ir.Run, seed, replay, ir.Verdict, n(ir.Ops), n(ir.Open), cut, n(ir.Steps),
+		ir.Run, seed, replay, verdict, n(ir.Ops), n(ir.Open), cut, n(ir.Steps),
 		n(ir.Net.Intercepted), n(ir.Net.Delivered), n(ir.Net.Dropped), n(ir.Net.Cut), n(ir.Net.Refused), n(ir.Net.Held),
 		ir.Faults.Describe(), ir.Duration.Round(time.Millisecond), ir.Dir)
 }
@@ -72,6 +79,9 @@ func iterationWarnings(cfg *Config, ir IterationReport) []string {
 	case 2*ir.Open > ir.Ops:
 		out = append(out, fmt.Sprintf("%d of %d operations open (timed out or outcome unknown), more than half: the history constrains little; is workload.op_timeout (%s) too short?",
 			ir.Open, ir.Ops, w.OpTimeout))
+	}
+	for _, e := range ir.Exits {
+		out = append(out, fmt.Sprintf("node %s exited on its own during the iteration — not a crash Ravel injected: a failure of the system under test (see its log, and events.txt)", e))
 	}
 	if ir.Net.Intercepted == 0 && cfg.Nodes.Count > 1 {
 		out = append(out, fmt.Sprintf("no peer message was intercepted, so nothing was scheduled: is network.protocol (%s) what the nodes speak to their peers, and does nodes.command give them the interceptors' addresses ({{.ProxyURLs}}, not {{.PeerURLs}})?",

@@ -28,6 +28,8 @@ func TestIterationWarnings(t *testing.T) {
 			[]string{"no operation completed (2 open) before workload.iteration_timeout (2m0s) cut the workload, so nothing was checked"}},
 		{"most open", IterationReport{Ops: 47, Open: 37, Net: msgs},
 			[]string{"37 of 47 operations open (timed out or outcome unknown), more than half: the history constrains little; is workload.op_timeout (1ms) too short?"}},
+		{"node exited", IterationReport{Ops: 47, Open: 3, Net: msgs, Exits: []string{"n1 (signal: killed)"}},
+			[]string{"node n1 (signal: killed) exited on its own during the iteration — not a crash Ravel injected"}},
 		{"no message", IterationReport{Ops: 47, Open: 29},
 			[]string{"29 of 47 operations open", "no peer message was intercepted, so nothing was scheduled: is network.protocol (tcp) what the nodes speak"}},
 	}
@@ -68,6 +70,8 @@ func TestIterationLine(t *testing.T) {
 			"iteration 0 (seed 7): linearizable — 3 ops (0 open), 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 1ms, d\n"},
 		{"cut", IterationReport{Ops: 24, Open: 1, Planned: 60, TimedOut: true, Steps: 4, Net: Counts{Intercepted: 4, Delivered: 4}, Duration: 31 * time.Millisecond, Dir: "d"},
 			"iteration 0 (seed 7): linearizable — 24 ops (1 open), cut by workload.iteration_timeout (30ms) after 24 of 60 operations, 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 31ms, d\n"},
+		{"node exited", IterationReport{Ops: 3, Steps: 4, Net: Counts{Intercepted: 4, Delivered: 4}, Duration: time.Millisecond, Dir: "d", Exits: []string{"n1 (exit status 2)"}},
+			"iteration 0 (seed 7): linearizable, but n1 (exit status 2) exited on its own — 3 ops (0 open), 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 1ms, d\n"},
 	}
 	cfg := &Config{Workload: WorkloadConfig{Iteration: 30 * time.Millisecond}}
 	for _, c := range cases {

@@ -1,9 +1,11 @@
 package live
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ravelmc/ravel/formats"
@@ -81,5 +83,34 @@ func TestLincheckHistories(t *testing.T) {
 				t.Errorf("the history is %v, the keys' files together %v", got, all)
 			}
 		})
+	}
+}
+
+// TestEveryFailingKey: when two keys fail, verdict.txt names both (the check itself
+// stops at the first failing key). Only the first used to be reported, while ravel
+// lincheck on the iteration's files found both.
+func TestEveryFailingKey(t *testing.T) {
+	w := func(k string, a int) Input { return Input{Key: k, In: specs.CASInput{Op: specs.CASWrite, A: a}} }
+	r := func(k string) Input { return Input{Key: k, In: specs.CASInput{Op: specs.CASRead}} }
+	hist := []Op{
+		{Client: 0, Input: w("k0", 1), Output: Output{OK: true}, Call: 1, Return: 2},
+		{Client: 1, Input: r("k0"), Output: Output{OK: true, Absent: true}, Call: 3, Return: 4},
+		{Client: 0, Input: w("k1", 3), Output: Output{OK: true}, Call: 5, Return: 6},
+		{Client: 1, Input: r("k1"), Output: Output{OK: true, Absent: true}, Call: 7, Return: 8},
+		{Client: 2, Input: w("k2", 3), Output: Output{OK: true}, Call: 9, Return: 10},
+	}
+	res := wgl.CheckContext(context.Background(), Spec(), hist)
+	if res.Verdict != wgl.NotLinearizable {
+		t.Fatalf("verdict %v", res.Verdict)
+	}
+	also := otherFailingKeys(context.Background(), hist, res)
+	dir := t.TempDir()
+	if err := writeHistory(dir, hist, res, also); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "verdict.txt"))
+	other := map[string]string{"k0": "k1", "k1": "k0"}[res.Partition]
+	if !strings.Contains(string(b), "key "+res.Partition+": no linearization") || !strings.Contains(string(b), "key "+other+": not linearizable either") || strings.Contains(string(b), "key k2") {
+		t.Errorf("verdict.txt names not both failing keys (and only them):\n%s", b)
 	}
 }

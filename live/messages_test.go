@@ -12,7 +12,7 @@ import (
 func TestConfigUnknownKey(t *testing.T) {
 	for _, tc := range []struct{ name, yaml, want string }{
 		{"top level", "nodes:\n  count: 1\n  command: [/bin/true]\nfoo: 1\n",
-			`line 4: unknown key "foo" at the top level (valid: name, nodes, network, workload, scheduler, faults, iterations, seed, output, stop_on_violation)`},
+			`line 4: unknown key "foo" at the top level (valid: name, nodes, network, workload, scheduler, faults, iterations, seed, output, stop_on_violation, keep_data)`},
 		{"in a section", "nodes:\n  count: 1\n  comand: [/bin/true]\n",
 			`line 3: unknown key "comand" in nodes (valid: count, command, env, base_port, health, start_timeout)`},
 		{"two", "workload:\n  op: 3\nfaults:\n  dorp: 1\n",
@@ -26,6 +26,27 @@ func TestConfigUnknownKey(t *testing.T) {
 			_, err := LoadConfig(path)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "live.") {
 				t.Errorf("error %v, want one containing %q and no Go type", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestConfigTypeErrors: a value of the wrong type is named by its field with the form
+// expected, not as "malformed YAML … cannot unmarshal !!int `5` into time.Duration".
+func TestConfigTypeErrors(t *testing.T) {
+	for _, tc := range []struct{ name, yaml, want string }{
+		{"duration", "nodes:\n  count: 1\n  start_timeout: 5\n", "line 3: nodes.start_timeout: write a duration such as 5s or 500ms (got 5)"},
+		{"count", "nodes:\n  count: three\n", "line 2: nodes.count: write a whole number (got three)"},
+		{"seed", "seed: -1\n", "line 1: seed: write a whole number, not negative (got -1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "ravel.yaml")
+			if err := os.WriteFile(path, []byte(tc.yaml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadConfig(path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "malformed") {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
 	}

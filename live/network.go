@@ -157,7 +157,23 @@ func (nw *Network) cutLocked(from, to int) bool {
 	if nw.down[to] {
 		return true
 	}
-	return from >= 0 && from < nw.n && nw.group[from] != nw.group[to]
+	if from >= 0 && from < nw.n {
+		return nw.group[from] != nw.group[to]
+	}
+	// An unknown sender is some other node: when to is alone on its side, any other
+	// node is across the partition.
+	return nw.n > 1 && nw.alone(to)
+}
+
+// alone reports whether node to is the only node on its side of a partition in force
+// (never when the network is whole).
+func (nw *Network) alone(to int) bool {
+	for i, g := range nw.group {
+		if i != to && g == nw.group[to] {
+			return false
+		}
+	}
+	return true
 }
 
 // Held returns the held messages in interception order.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -270,4 +271,110 @@ func readFrame(r io.Reader) (string, error) {
 	b := make([]byte, binary.BigEndian.Uint32(h[:]))
 	_, err := io.ReadFull(r, b)
 	return string(b), err
+}
+
+// TestPartitionUnknownSender: a message whose sender the translator could not tell is
+// cut when its receiver is alone on its side (every other node is across the cut), and
+// passes otherwise, as it cannot be placed. It used to pass always, so etcd's
+// GET /raft/probing reached a member cut off from the rest.
+func TestPartitionUnknownSender(t *testing.T) {
+	nw := NewNetwork(3)
+	ctx := context.Background()
+	nw.Partition([]int{0, 1, 1})
+	fate := make(chan Fate, 1)
+	go func() { fate <- nw.Hold(ctx, Message{From: -1, To: 0}) }()
+	for cut := false; !cut; {
+		select {
+		case f := <-fate:
+			if f != Cut {
+				t.Fatalf("?→n0 with n0 alone on its side: %v, want cut", f)
+			}
+			cut = true
+		default:
+			if len(nw.Held()) > 0 {
+				nw.Close()
+				t.Fatalf("?→n0 with n0 alone on its side is held, want it cut on arrival")
+			}
+			runtime.Gosched()
+		}
+	}
+	go func() { fate <- nw.Hold(ctx, Message{From: -1, To: 1}) }()
+	waitHeld(t, nw, 1)
+	if n := nw.Partition([]int{1, 0, 1}); n != 1 {
+		nw.Close()
+		t.Fatalf("partitioning n1 off cut %d held messages ?→n1, want 1", n)
+	}
+	if f := <-fate; f != Cut {
+		t.Errorf("held ?→n1 when n1 is cut off: %v, want cut", f)
+	}
+	go func() { fate <- nw.Hold(ctx, Message{From: -1, To: 0}) }()
+	waitHeld(t, nw, 1)
+	nw.Deliver(nw.Held()[0].ID)
+	if f := <-fate; f != Delivered {
+		t.Errorf("?→n0 with n0 beside n2: %v, want it held and delivered", f)
+	}
+}
+
+// TestHTTPSenderPerConnection: a request whose sender the Sender cannot name, on a
+// connection on which an earlier request named one, is from that sender (a connection
+// comes from one process), as etcd's GET /raft/probing after a POST /raft.
+func TestHTTPSenderPerConnection(t *testing.T) {
+	nw := NewNetwork(3)
+	target, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	go http.Serve(target, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	ic, err := Intercept(nw, 1, "127.0.0.1:0", target.Addr().String(), HTTP{Sender: HeaderSender("X-From")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ic.Close()
+	stop := make(chan struct{})
+	var froms []int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-nw.Arrived():
+			case <-time.After(5 * time.Millisecond):
+			}
+			for _, m := range nw.Held() {
+				mu.Lock()
+				froms = append(froms, m.From)
+				mu.Unlock()
+				nw.Deliver(m.ID)
+			}
+		}
+	}()
+	c := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
+	req, _ := http.NewRequest("POST", "http://"+ic.Addr()+"/raft", strings.NewReader("x"))
+	req.Header.Set("X-From", "2")
+	for _, r := range []*http.Request{req, mustGet(t, "http://"+ic.Addr()+"/raft/probing")} {
+		resp, err := c.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	close(stop)
+	wg.Wait()
+	if fmt.Sprint(froms) != "[2 2]" {
+		t.Errorf("senders %v, want [2 2] (the probe on the POST's connection)", froms)
+	}
+}
+
+func mustGet(t *testing.T, url string) *http.Request {
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
 }

@@ -177,7 +177,16 @@ func (p *Procs) kill(i int, what string) error {
 	run, done := n.run, n.done
 	n.run, n.done = nil, nil
 	if n.log != nil && run != nil {
-		fmt.Fprintf(n.log, "=== ravel: %s node %d (SIGKILL to group %d) at %s\n", what, i, run.Process.Pid, time.Now().UTC().Format(time.RFC3339Nano))
+		already := ""
+		select {
+		case <-done:
+			already = "; it had already exited on its own"
+			if n.err != nil {
+				already += " (" + n.err.Error() + ")"
+			}
+		default:
+		}
+		fmt.Fprintf(n.log, "=== ravel: %s node %d (SIGKILL to group %d%s) at %s\n", what, i, run.Process.Pid, already, time.Now().UTC().Format(time.RFC3339Nano))
 	}
 	p.mu.Unlock()
 	if run == nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -26,6 +27,7 @@ type Report struct {
 	Seed       uint64
 	Iterations []IterationReport
 	Violations int // iterations whose history is not linearizable
+	NodeExits  int // nodes that exited on their own, over every iteration (IterationReport.Exits)
 }
 
 // IterationReport is one iteration: its history's verdict, its counts and its files.
@@ -51,6 +53,13 @@ type IterationReport struct {
 	// had issued its operations; Planned is how many they were to issue (clients × ops).
 	TimedOut bool
 	Planned  int
+	// Exits are the nodes whose process ended on its own during the workload (not a
+	// crash Ravel injected), "n1 (signal: killed)": a failure of the system under test
+	// whatever the history's verdict.
+	Exits []string
+	// AlsoFailing are the keys other than Result.Partition (the first found failing)
+	// whose operations are not linearizable either, in order.
+	AlsoFailing []string
 }
 
 // FaultCounts counts the faults injected in an iteration.
@@ -81,6 +90,7 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		if ir.Verdict == wgl.NotLinearizable {
 			rep.Violations++
 		}
+		rep.NodeExits += len(ir.Exits)
 		replay := ""
 		if cfg.Replay != nil {
 			replay = fmt.Sprintf(" replay %d: %d recorded steps re-imposed, %d diverged;", it, ir.Followed, ir.Diverged)
@@ -92,7 +102,7 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		if len(ir.Leftover) > 0 {
 			return rep, fmt.Errorf("live: iteration %d left processes alive: %v", it, ir.Leftover)
 		}
-		if cfg.StopOnViolation && ir.Verdict == wgl.NotLinearizable {
+		if cfg.StopOnViolation && (ir.Verdict == wgl.NotLinearizable || len(ir.Exits) > 0) {
 			break
 		}
 	}
@@ -221,6 +231,10 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	defer func() {
 		close(st.stop)
 		wg.Wait()
+		if st.faultsEnabled() {
+			st.checkExits() // a node that died after the stepper's last pass
+		}
+		ir.Exits = st.exits
 		if e := procs.Stop(); e != nil && err == nil {
 			err = e
 		}
@@ -236,6 +250,14 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 		ir.Duration = time.Since(t0)
 		if werr := writeEvents(ir.Dir, st.events, ir.Schedule); werr != nil && err == nil {
 			err = werr
+		}
+		passed := err == nil && ir.Verdict == wgl.Linearizable && len(ir.Exits) == 0
+		if cfg.KeepData == "none" || cfg.KeepData != "all" && passed {
+			for _, v := range vars {
+				if rerr := os.RemoveAll(v.DataDir); rerr != nil && err == nil {
+					err = fmt.Errorf("live: %w", rerr)
+				}
+			}
 		}
 	}()
 	tr := translator(cfg)
@@ -285,7 +307,8 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	}
 	ir.Result = wgl.CheckContext(ctx, Spec(), hist)
 	ir.Verdict = ir.Result.Verdict
-	if err := writeHistory(ir.Dir, hist, ir.Result); err != nil {
+	ir.AlsoFailing = otherFailingKeys(ctx, hist, ir.Result)
+	if err := writeHistory(ir.Dir, hist, ir.Result, ir.AlsoFailing); err != nil {
 		return ir, err
 	}
 	return ir, nil
@@ -402,9 +425,31 @@ func LoadSchedule(path string) (*Schedule, error) {
 	return &s, nil
 }
 
+// otherFailingKeys checks, when res is a violation, every key but the failing one
+// res names (the check stops at the first), and returns those not linearizable either,
+// sorted: each key's operations are independent of the others'.
+func otherFailingKeys(ctx context.Context, hist []Op, res wgl.Result) []string {
+	if res.Verdict != wgl.NotLinearizable {
+		return nil
+	}
+	byKey := map[string][]Op{}
+	for _, op := range hist {
+		if op.Input.Key != res.Partition {
+			byKey[op.Input.Key] = append(byKey[op.Input.Key], op)
+		}
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(byKey)) {
+		if wgl.CheckContext(ctx, Spec(), byKey[k]).Verdict == wgl.NotLinearizable {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // writeHistory saves the history and the verdict, and for a violation the operations on
-// the failing key in call order, the stuck one marked.
-func writeHistory(dir string, hist []Op, res wgl.Result) error {
+// the failing key in call order, the stuck one marked, and the other keys that fail.
+func writeHistory(dir string, hist []Op, res wgl.Result, also []string) error {
 	spec := Spec()
 	var b strings.Builder
 	fmt.Fprintf(&b, "# client call_ns return_ns operation output (%s)\n", spec.Name)
@@ -420,6 +465,9 @@ func writeHistory(dir string, hist []Op, res wgl.Result) error {
 	verdict := res.Verdict.String() + "\n"
 	if res.Verdict == wgl.NotLinearizable {
 		verdict += RenderViolation(hist, res)
+		for _, k := range also {
+			verdict += fmt.Sprintf("key %s: not linearizable either (its time line: ravel lincheck --spec cas-register --format ravel --html PAGE history-%s.jsonl)\n", k, k)
+		}
 	}
 	errs = append(errs, os.WriteFile(filepath.Join(dir, "verdict.txt"), []byte(verdict), 0o644))
 	if err := errors.Join(errs...); err != nil {

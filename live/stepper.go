@@ -162,6 +162,9 @@ type stepper struct {
 	pending   []MsgID
 	delivered [][]Message // recent deliveries to each node, for causality
 	downSince []time.Time // zero when up
+	partSince time.Time   // when the partition in force began; zero when whole
+	exits     []string    // nodes that exited on their own, "n1 (exit status 2)", in order
+	exited    []int       // their indices
 	steps     int
 	faults    FaultCounts
 	events    []string
@@ -220,7 +223,9 @@ func (s *stepper) loop() {
 }
 
 // pass takes the next step with the messages held now, and reports whether it took one:
-// in a replay the next recorded step; otherwise a restart due after restart_after, or,
+// in a replay the next recorded step; otherwise a restart due after restart_after or a
+// heal due after heal_after (whatever is held: a partition that cuts every message
+// leaves nothing held, and must end all the same), or,
 // when a message is held, one scheduling decision — a fault, by the faults' draws, or
 // the sampler's delivery. A pass with nothing held and nothing due is idle and draws
 // nothing, so that a seed fixes the sequence of fault decisions whatever the number of
@@ -230,13 +235,17 @@ func (s *stepper) pass(held []Message) bool {
 	if healthy && !s.up {
 		s.up, s.startup = true, len(s.executed)
 	}
+	if healthy {
+		s.checkExits() // before: a node that exits during start-up is a config error
+	}
 	if s.replay {
 		// Start-up passes as the sampler picks it; the script starts once it is over.
 		if len(s.script) > 0 && healthy {
 			s.replayStep(held)
 			return true
 		}
-	} else if s.faultsEnabled() && s.restartDue() {
+	}
+	if !s.replay && healthy && (s.restartDue() || s.healDue()) {
 		return true
 	}
 	if len(held) == 0 {
@@ -263,6 +272,36 @@ func (s *stepper) restartDue() bool {
 		}
 	}
 	return false
+}
+
+// checkExits notes every node whose process ended on its own (not crashed by Ravel)
+// since the last check: a line in events.txt and an entry of exits. Such a node stays
+// down (messages to it go nowhere) until the iteration ends; it is a failure of the
+// system under test, not a fault Ravel injected. It draws nothing and takes no step.
+func (s *stepper) checkExits() {
+	for i := range s.procs.N() {
+		err, exited := s.procs.Exited(i)
+		if !exited || slices.Contains(s.exited, i) {
+			continue
+		}
+		s.exited = append(s.exited, i)
+		how := "exit status 0"
+		if err != nil {
+			how = err.Error()
+		}
+		s.exits = append(s.exits, fmt.Sprintf("n%d (%s)", i, how))
+		s.logf("n%d exited on its own (%s; pid %d): not a crash Ravel injected", i, how, s.procs.Pid(i))
+	}
+}
+
+// healDue heals a partition in force longer than heal_after, and reports whether it
+// did. It draws nothing.
+func (s *stepper) healDue() bool {
+	if s.partSince.IsZero() || s.cfg.Faults.Heal <= 0 || time.Since(s.partSince) <= s.cfg.Faults.Heal {
+		return false
+	}
+	s.heal()
+	return true
 }
 
 // deliver delivers (or drops) held message id and tells the sampler.
@@ -406,6 +445,7 @@ func (s *stepper) restart(i int) {
 func (s *stepper) partition(group []int) {
 	s.steps++
 	cut := s.nw.Partition(group)
+	s.partSince = time.Now()
 	s.faults.Partition++
 	s.executed = append(s.executed, Step{Op: "partition", Group: group})
 	s.logf("partition %v: %s (%d held messages cut)", group, partitionString(group), cut)
@@ -414,6 +454,7 @@ func (s *stepper) partition(group []int) {
 func (s *stepper) heal() {
 	s.steps++
 	s.nw.Heal()
+	s.partSince = time.Time{}
 	s.faults.Heal++
 	s.executed = append(s.executed, Step{Op: "heal"})
 	s.logf("heal")

@@ -138,3 +138,60 @@ func TestReplayStartup(t *testing.T) {
 		}
 	})
 }
+
+// TestHealDue: a partition in force longer than heal_after is healed on a pass with
+// nothing held, drawing nothing from the faults' stream. A heal used to be drawn only at
+// a scheduling decision, so a partition that cut every peer message (nothing ever held
+// again) lasted to the end of the iteration.
+func TestHealDue(t *testing.T) {
+	s, faults := passStepper(t, 0.5, false, 0)
+	s.cfg.Faults.Partition, s.cfg.Faults.Heal = 1, time.Hour
+	s.partition([]int{0, 1, 1})
+	if s.pass(nil) || !s.nw.Partitioned() {
+		t.Fatal("a partition younger than heal_after was healed")
+	}
+	s.partSince = s.partSince.Add(-2 * time.Hour) // as if it had lasted two hours
+	if !s.pass(nil) {
+		t.Fatal("an idle pass did not heal a partition older than heal_after")
+	}
+	if s.nw.Partitioned() || s.faults.Heal != 1 || s.executed[len(s.executed)-1].Op != "heal" {
+		t.Errorf("after the pass: partitioned %v, faults %+v, steps %v; want healed and recorded", s.nw.Partitioned(), s.faults, s.executed)
+	}
+	if faults.draws != 0 {
+		t.Errorf("the heal drew %d times from the faults' stream, want 0", faults.draws)
+	}
+}
+
+// TestNodeExitNoticed: a node whose process ends on its own once the cluster is up is
+// noted once, in events.txt and in exits; one Ravel crashed is not. Such an exit used to
+// go unnoticed, and the iteration passed as linearizable.
+func TestNodeExitNoticed(t *testing.T) {
+	s, faults := passStepper(t, 0.5, false, 0)
+	dir := t.TempDir()
+	s.procs = NewProcs([]NodeCommand{
+		{Argv: []string{"/bin/sh", "-c", "sleep 600"}, DataDir: dir + "/n0"},
+		{Argv: []string{"/bin/sh", "-c", "exit 3"}, DataDir: dir + "/n1"},
+		{Argv: []string{"/bin/sh", "-c", "sleep 600"}, DataDir: dir + "/n2"},
+	})
+	t.Cleanup(func() { s.procs.Stop() })
+	for i := range 3 {
+		if err := s.procs.Start(i); err != nil {
+			t.Skipf("cannot start a process here: %v", err)
+		}
+	}
+	for !func() bool { _, ok := s.procs.Exited(1); return ok }() {
+		time.Sleep(time.Millisecond)
+	}
+	s.crash(2)
+	s.pass(nil)
+	s.pass(nil)
+	if len(s.exits) != 1 || !strings.Contains(s.exits[0], "n1 (exit status 3)") {
+		t.Fatalf("exits %q, want n1 (exit status 3) once", s.exits)
+	}
+	if ev := strings.Join(s.events, "\n"); !strings.Contains(ev, "n1 exited on its own (exit status 3") || strings.Contains(ev, "n2 exited") {
+		t.Errorf("events:\n%s\nwant n1's exit, not n2's crash, as an exit", ev)
+	}
+	if faults.draws != 0 {
+		t.Errorf("noticing drew %d times", faults.draws)
+	}
+}

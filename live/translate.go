@@ -47,6 +47,7 @@ func (t HTTP) Serve(ctx context.Context, nw *Network, to int, down net.Conn, dia
 	br := bufio.NewReader(down)
 	var up net.Conn
 	var upr *bufio.Reader
+	connFrom := -1 // the sender named on this connection so far
 	maxBody := t.MaxBody
 	if maxBody <= 0 {
 		maxBody = 64 << 20
@@ -78,6 +79,14 @@ func (t HTTP) Serve(ctx context.Context, nw *Network, to int, down net.Conn, dia
 		}
 		if t.Sender != nil {
 			m.From = t.Sender(req)
+		}
+		// A connection comes from one process: a request Sender cannot name (etcd's GET
+		// /raft/probing carries no X-Server-From) is from the sender an earlier request
+		// on the connection named.
+		if m.From >= 0 {
+			connFrom = m.From
+		} else {
+			m.From = connFrom
 		}
 		if nw.Hold(ctx, m) != Delivered {
 			return

@@ -23,7 +23,8 @@ Test a real cluster described by the YAML file CONFIG: start its nodes as proces
 intercept their peer messages, schedule them and the faults, drive the client workload,
 and check each iteration's history for linearizability (see docs/real-processes.md).
 
-Exit status: 0 every history linearizable, 1 a violation, 2 a bad config (the message
+Exit status: 0 every history linearizable, 1 a violation or a node that exited on its
+own (not crashed by Ravel) during an iteration, 2 a bad config (the message
 names the field) or a run in which no iteration completed an operation (nothing was
 checked), 130 interrupted before a violation was found.
 
@@ -31,7 +32,7 @@ Flags override the config:
 `
 
 // cmdRun is `ravel run CONFIG`: exit 0 when every history is linearizable, 1 when one
-// is not (interrupted or not), 2 for a bad config (the message names the field) or a run
+// is not or a node exited on its own (interrupted or not), 2 for a bad config (the message names the field) or a run
 // that checked nothing (no iteration completed an operation), 130 when interrupted
 // before a violation was found.
 func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
@@ -84,6 +85,10 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		cfg.Replay = sched
 		cfg.StopOnViolation = false // the point is how often it reproduces
 	}
+	// What can fail without running anything fails before an earlier run's results go.
+	if err := cfg.CheckPorts(); err != nil {
+		return exitUsage, usagef("run: %v", err)
+	}
 	removed, err := live.ClearOutput(cfg)
 	switch {
 	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
@@ -117,14 +122,14 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		printRunSummary(stdout, rep, done, cfg, *replay, true)
 		fmt.Fprintf(stderr, "%s: run interrupted; every process stopped\n", c.name())
-		if rep.Violations > 0 {
+		if rep.Violations > 0 || rep.NodeExits > 0 {
 			return exitViolation, nil
 		}
 		return exitInterrupted, nil
 	case err != nil:
 		return exitUsage, fmt.Errorf("run: %w", err)
 	}
-	if printRunSummary(stdout, rep, rep.Iterations, cfg, *replay, false) {
+	if printRunSummary(stdout, rep, rep.Iterations, cfg, *replay, false) || rep.NodeExits > 0 {
 		return exitViolation, nil
 	}
 	if err := nothingChecked(rep); err != nil {
@@ -186,6 +191,10 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 	fmt.Fprintf(stdout, "total: %s%s, %s not linearizable; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; seed %d\n",
 		plural(len(done), "iteration"), mark, n(rep.Violations), n(total.Intercepted), n(total.Delivered), n(total.Dropped), n(total.Cut), n(total.Refused), n(total.Held),
 		faults.Describe(), rep.Seed)
+	if rep.NodeExits > 0 {
+		fmt.Fprintf(stdout, "%s exited on its own (not crashed by Ravel) during the iterations: a failure of the system under test; see the warnings above, events.txt and the nodes' logs\n",
+			plural(rep.NodeExits, "node"))
+	}
 	if cfg.Replay != nil {
 		fmt.Fprintln(stdout, replayTally(replay, done))
 	}
@@ -196,6 +205,9 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 		if ir.Verdict == wgl.NotLinearizable {
 			fmt.Fprintf(stdout, "\nviolation in iteration %d (history, events, node logs in %s):\n%s",
 				ir.Run, ir.Dir, live.RenderViolation(ir.History, ir.Result))
+			if len(ir.AlsoFailing) > 0 {
+				fmt.Fprintf(stdout, "also not linearizable: %s (verdict.txt; ravel lincheck on its history-KEY.jsonl draws each)\n", strings.Join(ir.AlsoFailing, ", "))
+			}
 			break
 		}
 	}

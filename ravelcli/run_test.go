@@ -52,7 +52,7 @@ func TestRunBadConfigs(t *testing.T) {
 		{"bad count", "nodes:\n  count: 0\n  command: [./node.sh]\n", pidScript, "nodes.count"},
 		{"bad scheduler", "nodes:\n  count: 1\n  command: [./node.sh]\nscheduler:\n  type: fifo\n", pidScript, "scheduler.type"},
 		{"negative duration", "nodes:\n  count: 1\n  command: [./node.sh]\nworkload:\n  op_timeout: -1s\n", pidScript, "config: workload.op_timeout: must not be negative (got -1s)"},
-		{"bad duration", "nodes:\n  count: 1\n  command: [./node.sh]\n  start_timeout: soon\n", pidScript, "malformed YAML"},
+		{"bad duration", "nodes:\n  count: 1\n  command: [./node.sh]\n  start_timeout: soon\n", pidScript, "nodes.start_timeout: write a duration such as 5s or 500ms (got soon)"},
 		{"port in use", fmt.Sprintf("nodes:\n  count: 1\n  command: [./node.sh, '{{.DataDir}}']\n  base_port: %d\n", busyPort), pidScript, "nodes.base_port: port " + strconv.Itoa(busyPort)},
 		{"never healthy", "nodes:\n  count: 2\n  command: [./node.sh, '{{.DataDir}}']\n  health: 'http://127.0.0.1:{{.ClientPort}}/health'\n  start_timeout: 300ms\noutput: out\n", pidScript, "nodes.health: node 0 never became healthy within 300ms"},
 		{"exits at once", "nodes:\n  count: 1\n  command: [/bin/sh, -c, 'echo boom; exit 7']\n  start_timeout: 5s\noutput: out\n", "", "nodes.command: node 0 exited before becoming healthy (exit status 7)"},
@@ -260,6 +260,32 @@ func TestRunOutputUsedBefore(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
 			t.Errorf("%s: %v, want kept", name, err)
 		}
+	}
+}
+
+// TestRunPortInUseKeepsResults: a base_port in use is refused before the earlier run's
+// iterations are removed. They used to be removed first, and the run then failed.
+func TestRunPortInUseKeepsResults(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	path := writeConfig(t, fmt.Sprintf("nodes:\n  count: 1\n  command: [/bin/sh, -c, 'sleep 1']\n  base_port: %d\noutput: out\n", port), "")
+	old := filepath.Join(filepath.Dir(path), "out", "iter-000")
+	if err := os.MkdirAll(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(old, "schedule.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", path}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "nodes.base_port") {
+		t.Errorf("exit %d, stderr %q; want 2 naming nodes.base_port", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(old, "schedule.json")); err != nil {
+		t.Errorf("the earlier run's iter-000: %v, want kept", err)
 	}
 }
 
