@@ -768,31 +768,6 @@ func (e *engine) verifyReplay(v *Violation) {
 		(len(v.Steps) == 0 || ex.Fingerprint == v.Fingerprint)
 }
 
-// closesCycle reports whether s, the state just reached (on top of the path), is the
-// state of an earlier step of the same path: the fingerprint covers the history, so the
-// cycle from there to s added nothing to it.
-func (e *engine) closesCycle(s *state) bool {
-	fp := s.fingerprint()
-	for _, on := range e.states[:len(e.states)-1] {
-		if on != nil && on.fingerprint() == fp {
-			return true
-		}
-	}
-	return false
-}
-
-// expandCycle explores every event of the state whose step closed a cycle, for a
-// strategy that explores a subset of each state's events: the stack proviso of partial
-// order reduction (Valmari's ignoring problem). Without it, an event independent of the
-// cycle's steps is never taken on any path through the cycle: stateful DPOR, on a
-// primary whose timer re-arms itself, fired the timer forever and never delivered the
-// clients' requests.
-func (e *engine) expandCycle() {
-	n := &e.nodes[len(e.nodes)-2]
-	n.Backtrack.AddAll(len(n.Enabled))
-	n.Cycled.Add(n.Taken)
-}
-
 // asSent puts in the last step of v, a changed-message finding, the message as it was
 // sent rather than as the handler left it: it replays the steps before, which make the
 // message anew, and takes it from the pending events before its delivery. The message
