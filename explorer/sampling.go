@@ -34,15 +34,25 @@ func samplingOf(o Options, s dpor.Strategy) (*samplers.Config, int64, bool) {
 
 // SamplingStats are a sampler session's statistics (docs/samplers.md).
 type SamplingStats struct {
-	Sampler    string `json:"sampler"`
-	Version    string `json:"sampler_version"`
-	Seed       int64  `json:"seed"`
-	FirstRun   int    `json:"first_run"`
+	// Sampler and Version name the sampler and the version of its rules (a saved
+	// run replays only under the same version); Seed and FirstRun say which runs were
+	// drawn: run r is a function of (Seed, r), from FirstRun on.
+	Sampler  string `json:"sampler"`
+	Version  string `json:"sampler_version"`
+	Seed     int64  `json:"seed"`
+	FirstRun int    `json:"first_run"`
+	// Depth is the bug depth d the sampler was set for, and Partition its chain
+	// partition, for the samplers that have them (PCT's family); Dependence is the
+	// relation that decides which events race.
 	Depth      int    `json:"depth,omitempty"`
 	Partition  string `json:"partition,omitempty"`
 	Dependence string `json:"dependence"`
-	Racy       string `json:"racy,omitempty"` // "calibrated" or "declared"
+	// Racy says where the racy set R came from: "calibrated" (calibration runs) or
+	// "declared" (model.System.Racy); "" when the sampler needs none.
+	Racy string `json:"racy,omitempty"`
 
+	// Runs are the runs drawn and Hits those with a violation; HitRate is Hits/Runs,
+	// and [WilsonLo, WilsonHi] its 95% Wilson interval.
 	Runs     int64   `json:"runs"`
 	Hits     int64   `json:"hits"`
 	HitRate  float64 `json:"hit_rate"`
@@ -65,24 +75,39 @@ type SamplingStats struct {
 	// Calibration is what the calibration runs measured, or nil when none ran.
 	Calibration *samplers.Calibration `json:"calibration,omitempty"`
 
+	// ObservedN is the most events one run created (the n the bounds assume at most).
 	ObservedN int `json:"observed_n"`
 	// ObservedNHat and NonRacyPerRun are nil when the racy set R is unknown: no
 	// calibration ran and the system's racy types were not declared (pctcp with --events).
-	ObservedNHat    *int     `json:"observed_n_hat,omitempty"`
-	MaxChains       int      `json:"max_chains"`
-	MeanChains      float64  `json:"mean_chains"`
-	MaxConc         int      `json:"max_conc"`
-	MaxEnabled      int      `json:"max_enabled"`
-	BeyondN         int64    `json:"runs_beyond_n"`
-	Cut             int64    `json:"cut_runs"`
-	UnknownRacy     int64    `json:"unknown_events"`
-	NonRacyPerRun   *float64 `json:"non_racy_per_run,omitempty"`
-	FiredPerRun     float64  `json:"change_points_fired_per_run"`
-	Traces          int      `json:"distinct_traces"`
-	TraceBucketMin  int64    `json:"trace_bucket_min"`
-	TraceBucketMax  int64    `json:"trace_bucket_max"`
-	TraceBucketMean float64  `json:"trace_bucket_mean"`
-	TraceBucketSD   float64  `json:"trace_bucket_stddev"`
+	// ObservedNHat is the most events of R one run created; NonRacyPerRun the mean
+	// events outside R a run.
+	ObservedNHat *int `json:"observed_n_hat,omitempty"`
+	// MaxChains and MeanChains are the most and the mean chains a run's partition made
+	// (the m of PCTCP's and taPCT's bounds); MaxConc is 1 + the most distinct events
+	// co-enabled with one event of a run (d-POS's bound); MaxEnabled the most events
+	// enabled at once.
+	MaxChains  int     `json:"max_chains"`
+	MeanChains float64 `json:"mean_chains"`
+	MaxConc    int     `json:"max_conc"`
+	MaxEnabled int     `json:"max_enabled"`
+	// BeyondN counts the runs that created more events than the n (or n̂) the session
+	// used, where the bound does not hold; Cut the runs the depth budget cut; and
+	// UnknownRacy the events delivered that calibration never saw (R may miss them).
+	BeyondN       int64    `json:"runs_beyond_n"`
+	Cut           int64    `json:"cut_runs"`
+	UnknownRacy   int64    `json:"unknown_events"`
+	NonRacyPerRun *float64 `json:"non_racy_per_run,omitempty"`
+	// FiredPerRun is the mean change points fired a run (PCT's family).
+	FiredPerRun float64 `json:"change_points_fired_per_run"`
+	// Traces counts the distinct traces the runs fell in (runs equal up to the order of
+	// independent events: docs/samplers.md), and TraceBucket* how many runs each got:
+	// the least, the most, the mean and their standard deviation — how evenly the
+	// sampler spreads its runs.
+	Traces          int     `json:"distinct_traces"`
+	TraceBucketMin  int64   `json:"trace_bucket_min"`
+	TraceBucketMax  int64   `json:"trace_bucket_max"`
+	TraceBucketMean float64 `json:"trace_bucket_mean"`
+	TraceBucketSD   float64 `json:"trace_bucket_stddev"`
 }
 
 // session is the engine's state during a sampler session.
