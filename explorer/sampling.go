@@ -34,9 +34,10 @@ func samplingOf(o Options, s dpor.Strategy) (*samplers.Config, int64, bool) {
 
 // SamplingStats are a sampler session's statistics (docs/samplers.md).
 type SamplingStats struct {
-	// Sampler and Version name the sampler and the version of its rules (a saved
-	// run replays only under the same version); Seed and FirstRun say which runs were
-	// drawn: run r is a function of (Seed, r), from FirstRun on.
+	// Sampler names the sampler and Version the generator and draw order its runs come
+	// from (samplers.Version: a run replays the same only under the same); Seed and
+	// FirstRun say which runs were drawn: run r is a function of (Seed, r), from FirstRun
+	// on.
 	Sampler  string `json:"sampler"`
 	Version  string `json:"sampler_version"`
 	Seed     int64  `json:"seed"`
