@@ -89,6 +89,20 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := cfg.CheckPorts(); err != nil {
 		return exitUsage, usagef("run: %v", err)
 	}
+	// Two runs in one output directory would remove each other's iterations.
+	release, err := live.LockOutput(cfg)
+	var inUse *live.OutputInUseError
+	switch {
+	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
+		return exitUsage, usagef("run: --out %s: not a directory", *out)
+	case errors.Is(err, live.ErrOutputNotDir):
+		return exitUsage, usagef("run: the config's output %s: not a directory", cfg.Output)
+	case errors.As(err, &inUse):
+		return exitUsage, usagef("run: %v", err)
+	case err != nil:
+		return exitUsage, fmt.Errorf("run: %w", err)
+	}
+	defer release()
 	removed, err := live.ClearOutput(cfg)
 	switch {
 	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
