@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -40,6 +41,13 @@ type Config struct {
 	// interruption; "all"; or "none". Logs, events, schedules, histories and verdicts are
 	// always kept.
 	KeepData string `yaml:"keep_data"`
+
+	// Progress, when not nil, receives a line every ProgressEvery (default 5s) while an
+	// iteration runs: how long it has run, its steps, operations done, messages and
+	// faults so far (ravel run writes them on stderr unless --quiet).
+	Progress      io.Writer        `yaml:"-"`
+	ProgressEvery time.Duration    `yaml:"-"`
+	progressTick  <-chan time.Time // tests: the ticks, instead of a timer
 
 	// Replay, when set, makes every iteration re-impose this recorded schedule (and use its
 	// seed and iteration number for the workload) instead of sampling.

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/wgl"
 )
 
@@ -60,6 +61,10 @@ type IterationReport struct {
 	// AlsoFailing are the keys other than Result.Partition (the first found failing)
 	// whose operations are not linearizable either, in order.
 	AlsoFailing []string
+	// Partial says the run was interrupted during this iteration's workload: History is
+	// what the clients had done by then (operations in flight open), written to Dir
+	// unchecked (Verdict Unknown) for ravel lincheck.
+	Partial bool
 }
 
 // FaultCounts counts the faults injected in an iteration.
@@ -277,6 +282,10 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	st.chooser = NewChooser(seed^0xfa017, run) // faults draw from a stream of their own
 	wg.Add(1)
 	go func() { defer wg.Done(); st.loop() }()
+	if cfg.Progress != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); st.reportProgress(nw) }()
+	}
 	for i := range n {
 		if err := procs.Start(i); err != nil {
 			return ir, cfgErr("nodes.command", "%v", err)
@@ -290,12 +299,10 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	defer cancel()
 	w := cfg.Workload
 	hist, err := Workload{Client: newClient(cfg, vars[0]), Nodes: n, Clients: w.Clients, Ops: w.Ops, Keys: w.Keys,
-		Values: w.Values, ReadPercent: readPercent(w.Reads), OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run}.Drive(wctx)
+		Values: w.Values, ReadPercent: readPercent(w.Reads), OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run,
+		Counts: &st.ops}.Drive(wctx)
 	if err != nil {
 		return ir, err // Config.Validate makes a workload Drive runs
-	}
-	if err := ctx.Err(); err != nil {
-		return ir, err
 	}
 	ir.Planned, ir.TimedOut = w.Clients*w.Ops, wctx.Err() != nil
 	ir.History = hist
@@ -305,6 +312,14 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 			ir.Open++
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		// Interrupted: what the clients did is kept, unchecked, for ravel lincheck.
+		ir.Partial, ir.TimedOut = true, false
+		if werr := writePartialHistory(ir.Dir, hist); werr != nil {
+			return ir, werr
+		}
+		return ir, err
+	}
 	ir.Result = wgl.CheckContext(ctx, Spec(), hist)
 	ir.Verdict = ir.Result.Verdict
 	ir.AlsoFailing = otherFailingKeys(ctx, hist, ir.Result)
@@ -312,6 +327,57 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 		return ir, err
 	}
 	return ir, nil
+}
+
+// reportProgress writes a progress line to cfg.Progress at every tick until the
+// iteration ends: how long it has run, steps, operations done, messages, faults.
+func (s *stepper) reportProgress(nw *Network) {
+	tick := s.cfg.progressTick
+	if tick == nil {
+		every := s.cfg.ProgressEvery
+		if every <= 0 {
+			every = 5 * time.Second
+		}
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-tick:
+		}
+		fmt.Fprint(s.cfg.Progress, progressLine(s.run, time.Since(s.t0), s.faultsEnabled(), s.progress(), s.ops.Done.Load(), s.ops.LeftOut.Load(), nw.Counts()))
+	}
+}
+
+// progressLine is a running iteration's progress line.
+func progressLine(run int, elapsed time.Duration, working bool, p progressSnap, done, leftOut int64, c Counts) string {
+	n := func(v int64) string { return report.Thousands(v) }
+	ops := "starting the nodes"
+	if working {
+		ops = n(done) + " operations done"
+		if leftOut > 0 {
+			ops += fmt.Sprintf(" (%s failed, left out)", n(leftOut))
+		}
+	}
+	return fmt.Sprintf("iteration %d: running for %s: %s steps, %s; messages %s intercepted, %s delivered; %s\n",
+		run, elapsed.Round(time.Second), n(int64(p.steps)), ops, n(int64(c.Intercepted)), n(int64(c.Delivered)), p.faults.Describe())
+}
+
+// writePartialHistory saves the history of an interrupted iteration, unchecked: the
+// history files as a finished iteration has them, and a verdict.txt that says how to
+// check them.
+func writePartialHistory(dir string, hist []Op) error {
+	verdict := fmt.Sprintf("not checked: the run was interrupted during the workload; history.txt and history-KEY.jsonl hold the %d operations done by then (those in flight open): ravel lincheck --spec cas-register --format ravel %s\n",
+		len(hist), filepath.Join(dir, "history-*.jsonl"))
+	err := errors.Join(writeHistoryText(dir, hist), writeLincheckHistories(dir, hist),
+		os.WriteFile(filepath.Join(dir, "verdict.txt"), []byte(verdict), 0o644))
+	if err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
+	return nil
 }
 
 // waitHealthy waits for every node to answer its health check.
@@ -450,18 +516,7 @@ func otherFailingKeys(ctx context.Context, hist []Op, res wgl.Result) []string {
 // writeHistory saves the history and the verdict, and for a violation the operations on
 // the failing key in call order, the stuck one marked, and the other keys that fail.
 func writeHistory(dir string, hist []Op, res wgl.Result, also []string) error {
-	spec := Spec()
-	var b strings.Builder
-	fmt.Fprintf(&b, "# client call_ns return_ns operation output (%s)\n", spec.Name)
-	for _, op := range hist {
-		outS := spec.Output(op.Input, op.Output)
-		ret := fmt.Sprint(op.Return)
-		if op.Open {
-			outS, ret = "open", "-"
-		}
-		fmt.Fprintf(&b, "c%d %d %s %s %s\n", op.Client, op.Call, ret, spec.Input(op.Input), outS)
-	}
-	errs := []error{os.WriteFile(filepath.Join(dir, "history.txt"), []byte(b.String()), 0o644), writeLincheckHistories(dir, hist)}
+	errs := []error{writeHistoryText(dir, hist), writeLincheckHistories(dir, hist)}
 	verdict := res.Verdict.String() + "\n"
 	if res.Verdict == wgl.NotLinearizable {
 		verdict += RenderViolation(hist, res)
@@ -474,6 +529,22 @@ func writeHistory(dir string, hist []Op, res wgl.Result, also []string) error {
 		return fmt.Errorf("live: %w", err)
 	}
 	return nil
+}
+
+// writeHistoryText writes history.txt: one operation a line, in the order recorded.
+func writeHistoryText(dir string, hist []Op) error {
+	spec := Spec()
+	var b strings.Builder
+	fmt.Fprintf(&b, "# client call_ns return_ns operation output (%s)\n", spec.Name)
+	for _, op := range hist {
+		outS := spec.Output(op.Input, op.Output)
+		ret := fmt.Sprint(op.Return)
+		if op.Open {
+			outS, ret = "open", "-"
+		}
+		fmt.Fprintf(&b, "c%d %d %s %s %s\n", op.Client, op.Call, ret, spec.Input(op.Input), outS)
+	}
+	return os.WriteFile(filepath.Join(dir, "history.txt"), []byte(b.String()), 0o644)
 }
 
 // RenderViolation draws the failing key's operations on a time line (one row per

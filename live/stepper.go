@@ -157,6 +157,8 @@ type stepper struct {
 
 	mu       sync.Mutex
 	faultsOn bool // set once every node is healthy: start-up is over
+	snap     progressSnap
+	ops      DriveCounts // the workload's running counts, for progress lines
 
 	seen      MsgID // messages below seen were announced to the sampler
 	pending   []MsgID
@@ -188,7 +190,23 @@ func (s *stepper) faultsEnabled() bool {
 	return s.faultsOn
 }
 
+// progressSnap is what a progress line reports of the stepper, copied under mu.
+type progressSnap struct {
+	steps  int
+	faults FaultCounts
+}
+
+// progress is the stepper's counts so far, safe to call while it runs.
+func (s *stepper) progress() progressSnap {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snap
+}
+
 func (s *stepper) logf(format string, args ...any) {
+	s.mu.Lock()
+	s.snap = progressSnap{s.steps, s.faults}
+	s.mu.Unlock()
 	s.events = append(s.events, fmt.Sprintf("%5d %9.3fms ", s.steps, float64(time.Since(s.t0).Microseconds())/1000)+fmt.Sprintf(format, args...))
 }
 

@@ -41,6 +41,7 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	seed := fs.Uint64("seed", 0, "the session's seed (default: the config's)")
 	iterations := fs.Int("iterations", 0, "iterations (default: the config's)")
 	out := fs.String("out", "", "output directory, relative to the current directory (default: the config's output:, relative to the config file's directory)")
+	quiet := fs.Bool("quiet", false, "no progress lines on standard error (one every 5s while an iteration runs)")
 	replay := fs.String("replay", "", "re-impose the schedule.json of a recorded iteration (a path relative to the current directory) in every iteration, and report how often it reproduces the violation")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -122,6 +123,9 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	defer stop()
 	fmt.Fprintf(stdout, "ravel run %s: %s, scheduler %s, seed %d, %s\n",
 		fs.Arg(0), plural(cfg.Nodes.Count, "node"), cfg.Scheduler.Type, cfg.Seed, plural(cfg.Iterations, "iteration"))
+	if !*quiet {
+		cfg.Progress = stderr
+	}
 	rep, err := live.Run(ctx, cfg, stdout)
 	var ce *live.ConfigError
 	switch {
@@ -135,6 +139,11 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 			done = done[:len(done)-1] // the one interrupted
 		}
 		printRunSummary(stdout, rep, done, cfg, *replay, true)
+		if n := len(rep.Iterations); err != nil && n > 0 && rep.Iterations[n-1].Partial {
+			ir := rep.Iterations[n-1]
+			fmt.Fprintf(stdout, "iteration %d was interrupted during its workload: its partial history (%s, %d open), unchecked, is in %s: ravel lincheck --spec cas-register --format ravel %s\n",
+				ir.Run, plural(ir.Ops, "operation"), ir.Open, ir.Dir, filepath.Join(ir.Dir, "history-*.jsonl"))
+		}
 		fmt.Fprintf(stderr, "%s: run interrupted; every process stopped\n", c.name())
 		if rep.Violations > 0 || rep.NodeExits > 0 {
 			return exitViolation, nil

@@ -299,7 +299,7 @@ func TestRunNothingChecked(t *testing.T) {
 	}
 	path := kvnodeConfig(t, "op_timeout: 1s", "op_timeout: 1ns", "iterations: 5", "iterations: 2")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"run", path}, &stdout, &stderr)
+	code := run([]string{"run", "--quiet", path}, &stdout, &stderr)
 	if code != exitUsage {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, stdout.String(), stderr.String())
 	}
