@@ -12,12 +12,18 @@ import (
 // faults, duration and directory; replay is the replay's tally, or "". Counts are
 // written with thousands separators and faults in words, as check's report has them.
 // An iteration the iteration_timeout cut says so: its history is a prefix of the
-// workload.
+// workload. Operations left out of the history (a read that failed, an operation the
+// service refused: no effect) are counted after the open ones, and the cut counts
+// them among those issued.
 func iterationLine(cfg *Config, seed uint64, replay string, ir IterationReport) string {
 	n := func(v int) string { return report.Thousands(int64(v)) }
 	cut := ""
 	if ir.TimedOut {
-		cut = fmt.Sprintf(", cut by workload.iteration_timeout (%s) after %s of %s operations", cfg.Workload.Iteration, n(ir.Ops), n(ir.Planned))
+		cut = fmt.Sprintf(", cut by workload.iteration_timeout (%s) after %s of %s operations", cfg.Workload.Iteration, n(ir.Ops+ir.LeftOut), n(ir.Planned))
+	}
+	leftOut := ""
+	if ir.LeftOut > 0 {
+		leftOut = fmt.Sprintf("; %s failed, left out", n(ir.LeftOut))
 	}
 	verdict := ir.Verdict.String()
 	if len(ir.AlsoFailing) > 0 {
@@ -26,8 +32,8 @@ func iterationLine(cfg *Config, seed uint64, replay string, ir IterationReport) 
 	if len(ir.Exits) > 0 {
 		verdict += ", but " + strings.Join(ir.Exits, ", ") + " exited on its own"
 	}
-	return fmt.Sprintf("iteration %d (seed %d):%s %s — %s ops (%s open)%s, %s steps; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; %s, %s\n",
-		ir.Run, seed, replay, verdict, n(ir.Ops), n(ir.Open), cut, n(ir.Steps),
+	return fmt.Sprintf("iteration %d (seed %d):%s %s — %s ops (%s open%s)%s, %s steps; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; %s, %s\n",
+		ir.Run, seed, replay, verdict, n(ir.Ops), n(ir.Open), leftOut, cut, n(ir.Steps),
 		n(ir.Net.Intercepted), n(ir.Net.Delivered), n(ir.Net.Dropped), n(ir.Net.Cut), n(ir.Net.Refused), n(ir.Net.Held),
 		ir.Faults.Describe(), ir.Duration.Round(time.Millisecond), ir.Dir)
 }

@@ -70,6 +70,10 @@ func TestIterationLine(t *testing.T) {
 			"iteration 0 (seed 7): linearizable — 3 ops (0 open), 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 1ms, d\n"},
 		{"cut", IterationReport{Ops: 24, Open: 1, Planned: 60, TimedOut: true, Steps: 4, Net: Counts{Intercepted: 4, Delivered: 4}, Duration: 31 * time.Millisecond, Dir: "d"},
 			"iteration 0 (seed 7): linearizable — 24 ops (1 open), cut by workload.iteration_timeout (30ms) after 24 of 60 operations, 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 31ms, d\n"},
+		{"left out", IterationReport{Ops: 278, Open: 28, LeftOut: 22, Steps: 4, Net: Counts{Intercepted: 4, Delivered: 4}, Duration: time.Millisecond, Dir: "d"},
+			"iteration 0 (seed 7): linearizable — 278 ops (28 open; 22 failed, left out), 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 1ms, d\n"},
+		{"cut, some left out", IterationReport{Ops: 63, LeftOut: 9, Planned: 8000, TimedOut: true, Steps: 4, Net: Counts{Intercepted: 4, Delivered: 4}, Duration: 31 * time.Millisecond, Dir: "d"},
+			"iteration 0 (seed 7): linearizable — 63 ops (0 open; 9 failed, left out), cut by workload.iteration_timeout (30ms) after 72 of 8,000 operations, 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 31ms, d\n"},
 		{"node exited", IterationReport{Ops: 3, Steps: 4, Net: Counts{Intercepted: 4, Delivered: 4}, Duration: time.Millisecond, Dir: "d", Exits: []string{"n1 (exit status 2)"}},
 			"iteration 0 (seed 7): linearizable, but n1 (exit status 2) exited on its own — 3 ops (0 open), 4 steps; messages 4 intercepted, 4 delivered, 0 dropped, 0 cut, 0 refused, 0 held at the end; no faults; 1ms, d\n"},
 	}

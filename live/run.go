@@ -33,10 +33,13 @@ type Report struct {
 
 // IterationReport is one iteration: its history's verdict, its counts and its files.
 type IterationReport struct {
-	Run      int
-	Verdict  wgl.Verdict
-	Ops      int // operations in the history
-	Open     int // of which open (timed out or unknown outcome)
+	Run     int
+	Verdict wgl.Verdict
+	Ops     int // operations in the history
+	Open    int // of which open (timed out or unknown outcome)
+	// LeftOut is the operations issued but left out of the history, having certainly
+	// had no effect: reads that did not answer, operations the service refused.
+	LeftOut  int
 	Steps    int // scheduler steps (deliveries and faults)
 	Net      Counts
 	Faults   FaultCounts
@@ -306,7 +309,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	}
 	ir.Planned, ir.TimedOut = w.Clients*w.Ops, wctx.Err() != nil
 	ir.History = hist
-	ir.Ops = len(hist)
+	ir.Ops, ir.LeftOut = len(hist), int(st.ops.LeftOut.Load())
 	for _, op := range hist {
 		if op.Open {
 			ir.Open++
