@@ -30,6 +30,10 @@ func TestIterationWarnings(t *testing.T) {
 			[]string{"37 of 47 operations open (timed out or outcome unknown), more than half: the history constrains little; is workload.op_timeout (1ms) too short?"}},
 		{"node exited", IterationReport{Ops: 47, Open: 3, Net: msgs, Exits: []string{"n1 (signal: killed)"}},
 			[]string{"node n1 (signal: killed) exited on its own during the iteration — not a crash Ravel injected"}},
+		{"most open after crashes", IterationReport{Ops: 190, Open: 186, Net: Counts{Intercepted: 4000}, Faults: FaultCounts{Drop: 307, Crash: 10, Restart: 9, Partition: 10, Heal: 9}},
+			[]string{"186 of 190 operations open (timed out or outcome unknown), more than half: the history constrains little; is workload.op_timeout (1ms) too short, or are the faults too frequent (faults.probability 0; this iteration's drop 307, crash 10, restart 9, partition 10, heal 9): crashes and partitions may have left no majority up"}},
+		{"few messages", IterationReport{Ops: 80, Net: Counts{Intercepted: 25, Delivered: 20}},
+			[]string{"only 25 peer messages intercepted for 80 completed operations"}},
 		{"no message", IterationReport{Ops: 47, Open: 29},
 			[]string{"29 of 47 operations open", "no peer message was intercepted, so nothing was scheduled: is network.protocol (tcp) what the nodes speak"}},
 	}
@@ -45,6 +49,34 @@ func TestIterationWarnings(t *testing.T) {
 				}
 			}
 		})
+	}
+	// Faults configured, none injected: said for the iteration, and for the session
+	// when no iteration injected one.
+	faulty := *cfg
+	faulty.Faults = FaultsConfig{Probability: 0.01, Drop: 10, Crash: 1}
+	none := IterationReport{Ops: 47, Open: 3, Steps: 20, Net: msgs}
+	if got := iterationWarnings(&faulty, none); len(got) != 1 || !strings.Contains(got[0], "no fault was injected: a fault is drawn only at a scheduling decision, with faults.probability 0.01, and there were only 20 steps (0.2 faults expected); are most peer messages intercepted (network.protocol tcp)?") {
+		t.Errorf("no fault injected: %q", got)
+	}
+	// Enough decisions that a fault was likely: no fault is chance, not the config.
+	likely := none
+	likely.Steps = 500
+	if got := iterationWarnings(&faulty, likely); len(got) != 0 {
+		t.Errorf("no fault in 500 steps: %q", got)
+	}
+	some := none
+	some.Faults.Drop = 1
+	if got := iterationWarnings(&faulty, some); len(got) != 0 {
+		t.Errorf("a fault injected: %q", got)
+	}
+	if w := NoFaultWarning(&faulty, []IterationReport{none, none}); !strings.Contains(w, "no fault was injected in any iteration") {
+		t.Errorf("session warning %q", w)
+	}
+	if w := NoFaultWarning(&faulty, []IterationReport{none, some}); w != "" {
+		t.Errorf("session warning %q, want none: an iteration injected a fault", w)
+	}
+	if w := NoFaultWarning(cfg, []IterationReport{none}); w != "" {
+		t.Errorf("session warning %q, want none: no faults configured", w)
 	}
 	// One node has no peers: no message to intercept is no warning.
 	one := *cfg

@@ -214,6 +214,9 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 	fmt.Fprintf(stdout, "total: %s%s, %s not linearizable; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; seed %d\n",
 		plural(len(done), "iteration"), mark, n(rep.Violations), n(total.Intercepted), n(total.Delivered), n(total.Dropped), n(total.Cut), n(total.Refused), n(total.Held),
 		faults.Describe(), rep.Seed)
+	if w := live.NoFaultWarning(cfg, done); w != "" {
+		fmt.Fprintln(stdout, w)
+	}
 	if rep.NodeExits > 0 {
 		fmt.Fprintf(stdout, "%s exited on its own (not crashed by Ravel) during the iterations: a failure of the system under test; see the warnings above, events.txt and the nodes' logs\n",
 			plural(rep.NodeExits, "node"))
