@@ -64,6 +64,9 @@ type IterationReport struct {
 	// AlsoFailing are the keys other than Result.Partition (the first found failing)
 	// whose operations are not linearizable either, in order.
 	AlsoFailing []string
+	// WorkloadStart is when the workload began, after the iteration began: the
+	// histories' times count from the one, events.txt's from the other.
+	WorkloadStart time.Duration
 	// Partial says the run was interrupted during this iteration's workload: History is
 	// what the clients had done by then (operations in flight open), written to Dir
 	// unchecked (Verdict Unknown) for ravel lincheck.
@@ -297,13 +300,15 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	if err := waitHealthy(ctx, cfg, vars, procs); err != nil {
 		return ir, err
 	}
-	st.enableFaults()
+	workStart := time.Now()
+	ir.WorkloadStart = workStart.Sub(t0)
+	st.enableFaults(workStart)
 	wctx, cancel := context.WithTimeout(ctx, cfg.Workload.Iteration)
 	defer cancel()
 	w := cfg.Workload
 	hist, err := Workload{Client: newClient(cfg, vars[0]), Nodes: n, Clients: w.Clients, Ops: w.Ops, Keys: w.Keys,
 		Values: w.Values, ReadPercent: readPercent(w.Reads), OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run,
-		Counts: &st.ops}.Drive(wctx)
+		Start: workStart, Counts: &st.ops}.Drive(wctx)
 	if err != nil {
 		return ir, err // Config.Validate makes a workload Drive runs
 	}
@@ -318,7 +323,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	if err := ctx.Err(); err != nil {
 		// Interrupted: what the clients did is kept, unchecked, for ravel lincheck.
 		ir.Partial, ir.TimedOut = true, false
-		if werr := writePartialHistory(ir.Dir, hist); werr != nil {
+		if werr := writePartialHistory(ir.Dir, hist, ir.WorkloadStart); werr != nil {
 			return ir, werr
 		}
 		return ir, err
@@ -326,7 +331,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	ir.Result = wgl.CheckContext(ctx, Spec(), hist)
 	ir.Verdict = ir.Result.Verdict
 	ir.AlsoFailing = otherFailingKeys(ctx, hist, ir.Result)
-	if err := writeHistory(ir.Dir, hist, ir.Result, ir.AlsoFailing); err != nil {
+	if err := writeHistory(ir.Dir, hist, ir.WorkloadStart, ir.Result, ir.AlsoFailing); err != nil {
 		return ir, err
 	}
 	return ir, nil
@@ -372,10 +377,10 @@ func progressLine(run int, elapsed time.Duration, working bool, p progressSnap, 
 // writePartialHistory saves the history of an interrupted iteration, unchecked: the
 // history files as a finished iteration has them, and a verdict.txt that says how to
 // check them.
-func writePartialHistory(dir string, hist []Op) error {
+func writePartialHistory(dir string, hist []Op, origin time.Duration) error {
 	verdict := fmt.Sprintf("not checked: the run was interrupted during the workload; history.txt and history-KEY.jsonl hold the %d operations done by then (those in flight open): ravel lincheck --spec cas-register --format ravel %s\n",
 		len(hist), filepath.Join(dir, "history-*.jsonl"))
-	err := errors.Join(writeHistoryText(dir, hist), writeLincheckHistories(dir, hist),
+	err := errors.Join(writeHistoryText(dir, hist, origin), writeLincheckHistories(dir, hist),
 		os.WriteFile(filepath.Join(dir, "verdict.txt"), []byte(verdict), 0o644))
 	if err != nil {
 		return fmt.Errorf("live: %w", err)
@@ -518,8 +523,8 @@ func otherFailingKeys(ctx context.Context, hist []Op, res wgl.Result) []string {
 
 // writeHistory saves the history and the verdict, and for a violation the operations on
 // the failing key in call order, the stuck one marked, and the other keys that fail.
-func writeHistory(dir string, hist []Op, res wgl.Result, also []string) error {
-	errs := []error{writeHistoryText(dir, hist), writeLincheckHistories(dir, hist)}
+func writeHistory(dir string, hist []Op, origin time.Duration, res wgl.Result, also []string) error {
+	errs := []error{writeHistoryText(dir, hist, origin), writeLincheckHistories(dir, hist)}
 	verdict := res.Verdict.String() + "\n"
 	if res.Verdict == wgl.NotLinearizable {
 		verdict += RenderViolation(hist, res)
@@ -535,9 +540,12 @@ func writeHistory(dir string, hist []Op, res wgl.Result, also []string) error {
 }
 
 // writeHistoryText writes history.txt: one operation a line, in the order recorded.
-func writeHistoryText(dir string, hist []Op) error {
+// Its header says where its time origin, the workload's start, is in events.txt's.
+func writeHistoryText(dir string, hist []Op, origin time.Duration) error {
 	spec := Spec()
 	var b strings.Builder
+	fmt.Fprintf(&b, "# times in ns since the workload began, %.3fms into the iteration (events.txt's times; its line \"workload starts\")\n",
+		float64(origin.Microseconds())/1000)
 	fmt.Fprintf(&b, "# client call_ns return_ns operation output (%s)\n", spec.Name)
 	for _, op := range hist {
 		outS := spec.Output(op.Input, op.Output)
