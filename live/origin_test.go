@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ravelmc/ravel/wgl"
 )
 
 // TestRunTimeOrigins: events.txt counts from the iteration's start, the histories from
@@ -50,5 +52,29 @@ func TestRunTimeOrigins(t *testing.T) {
 	}
 	if want := "# times in ns since the workload began, " + at + " into the iteration"; !strings.HasPrefix(string(h), want) {
 		t.Errorf("history.txt begins %q, want %q", strings.SplitN(string(h), "\n", 2)[0], want)
+	}
+}
+
+// TestRunKeepsLittleInMemory: the report keeps an iteration's history and steps only
+// for the last iteration (and the first violation); the others' are on disk. Every
+// iteration's used to stay in memory, growing with the session.
+func TestRunKeepsLittleInMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	cfg := kvConfig(t, "random", false)
+	cfg.Iterations, cfg.Workload.Ops = 3, 5
+	rep, err := Run(context.Background(), cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ir := range rep.Iterations {
+		if ir.Verdict != wgl.Linearizable {
+			t.Fatalf("iteration %d: %s", i, ir.Verdict)
+		}
+		kept := ir.History != nil || ir.Schedule.Steps != nil
+		if last := i == len(rep.Iterations)-1; kept != last || ir.Ops == 0 {
+			t.Errorf("iteration %d: history kept %v (%d operations), want kept only for the last", i, kept, ir.Ops)
+		}
 	}
 }

@@ -23,7 +23,10 @@ import (
 	"github.com/ravelmc/ravel/wgl"
 )
 
-// Report is what a session found.
+// Report is what a session found. Its Iterations keep their History and
+// Schedule.Steps only for the first violation and the last iteration: the others' are
+// in their directories (history-kN.jsonl, schedule.json), and a long session's memory
+// does not grow with them.
 type Report struct {
 	Seed       uint64
 	Iterations []IterationReport
@@ -87,7 +90,13 @@ type FaultCounts struct {
 func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 	rep := &Report{Seed: cfg.Seed}
 	out := cfg.OutputDir()
+	first := -1 // the first violation's index in rep.Iterations
 	for it := range cfg.Iterations {
+		// The iteration before is on disk: only its counts and verdict stay in memory,
+		// unless it is the first violation (which the report draws).
+		if k := len(rep.Iterations) - 1; k >= 0 && k != first {
+			rep.Iterations[k].History, rep.Iterations[k].Schedule.Steps = nil, nil
+		}
 		run, name := it, fmt.Sprintf("iter-%03d", it)
 		if cfg.Replay != nil {
 			rep.Seed = cfg.Replay.Seed
@@ -100,6 +109,9 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		}
 		if ir.Verdict == wgl.NotLinearizable {
 			rep.Violations++
+			if first < 0 {
+				first = len(rep.Iterations) - 1
+			}
 		}
 		rep.NodeExits += len(ir.Exits)
 		replay := ""
