@@ -36,6 +36,11 @@ Flags override the config:
 // that checked nothing (no iteration completed an operation), 130 when interrupted
 // before a violation was found.
 func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
+	// First thing: an interrupt while the config loads or an earlier run's output is
+	// removed (long for etcd's) must end the run as any other, exit 130, not kill it
+	// by the signal's default action (143), nor be lost when SIGINT was ignored.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	seed := fs.Uint64("seed", 0, "the session's seed (default: the config's)")
@@ -104,6 +109,9 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitUsage, fmt.Errorf("run: %w", err)
 	}
 	defer release()
+	if runBeforeClear != nil {
+		runBeforeClear()
+	}
 	removed, err := live.ClearOutput(cfg)
 	switch {
 	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
@@ -119,8 +127,10 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		fmt.Fprintf(stderr, "%s: run: removed what an earlier run left in %s: %s\n", c.name(), cfg.OutputDir(), names)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "%s: run interrupted before its first iteration; nothing was started\n", c.name())
+		return exitInterrupted, nil
+	}
 	fmt.Fprintf(stdout, "ravel run %s: %s, scheduler %s, seed %d, %s\n",
 		fs.Arg(0), plural(cfg.Nodes.Count, "node"), cfg.Scheduler.Type, cfg.Seed, plural(cfg.Iterations, "iteration"))
 	if !*quiet {
@@ -160,6 +170,9 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	return exitOK, nil
 }
+
+// runBeforeClear, when set (by a test), is called just before the output is cleared.
+var runBeforeClear func()
 
 // nothingChecked is the usage error of a session in which no iteration completed an
 // operation, or nil. Only completed operations constrain a history, so such a session
