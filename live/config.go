@@ -70,7 +70,11 @@ type Config struct {
 }
 
 // NodesConfig is how to run the nodes. Command is a list of text/template strings over
-// [NodeVars]: the program (a script or binary) and its arguments.
+// [NodeVars]: the program (a script or binary) and its arguments. A relative program is
+// taken from the config's directory, but the node runs with its data directory as
+// working directory, so relative paths in its arguments or in a wrapper script are
+// taken from there; a wrapper must exec the node (if Ravel is killed with SIGKILL, only
+// the process it started is killed with it).
 type NodesConfig struct {
 	Count        int           `yaml:"count"`
 	Command      []string      `yaml:"command"`
