@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ravelmc/ravel/histories"
@@ -117,6 +118,17 @@ type Workload struct {
 	// Seed and Run pick the random choices: the same pair, the same choices per client.
 	Seed uint64
 	Run  int
+	// Start is the origin of the operations' times (zero: when Drive starts).
+	Start time.Time
+	// Counts, when not nil, is kept up to date while Drive runs.
+	Counts *DriveCounts
+}
+
+// DriveCounts are a running workload's counts, safe to read while Drive runs: the
+// operations finished, whatever their outcome, and of those the ones left out of the
+// history (a read that did not answer, an operation that certainly failed).
+type DriveCounts struct {
+	Done, LeftOut atomic.Int64
 }
 
 // Validate says what is wrong with w, Drive's refusal: a nil Client, Nodes, Keys or
@@ -145,7 +157,14 @@ func (w Workload) Drive(ctx context.Context) ([]Op, error) {
 	if err := w.Validate(); err != nil {
 		return nil, err
 	}
-	start := time.Now()
+	start := w.Start
+	if start.IsZero() {
+		start = time.Now()
+	}
+	counts := w.Counts
+	if counts == nil {
+		counts = new(DriveCounts)
+	}
 	var mu sync.Mutex
 	var ops []Op
 	var wg sync.WaitGroup
@@ -188,6 +207,10 @@ func (w Workload) Drive(ctx context.Context) ([]Op, error) {
 					op.Client = -1
 				default:
 					op.Open = true
+				}
+				counts.Done.Add(1)
+				if op.Client < 0 {
+					counts.LeftOut.Add(1)
 				}
 				if op.Client >= 0 {
 					mu.Lock()

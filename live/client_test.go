@@ -40,7 +40,7 @@ func TestWorkloadDrive(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := &fakeClient{calls: map[specs.CASOp]int{}, nodes: map[int]int{}}
 			w := Workload{Client: f, Nodes: 3, Clients: 4, Ops: 30, Keys: 2, Values: 5,
-				ReadPercent: c.readPercent, OpTimeout: time.Second, Seed: 7, Run: 1}
+				ReadPercent: c.readPercent, OpTimeout: time.Second, Seed: 7, Run: 1, Counts: new(DriveCounts)}
 			ops, err := w.Drive(context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -65,6 +65,10 @@ func TestWorkloadDrive(t *testing.T) {
 			// outcome is unknown open.
 			if want := total - f.calls[specs.CASSwap]/4; len(ops) != want {
 				t.Errorf("%d operations in the history, want %d", len(ops), want)
+			}
+			// The counts say how many were done, and how many left out.
+			if done, left := w.Counts.Done.Load(), w.Counts.LeftOut.Load(); done != int64(total) || left != int64(total-len(ops)) {
+				t.Errorf("counts: %d done, %d left out; want %d, %d", done, left, total, total-len(ops))
 			}
 			open := 0
 			for _, op := range ops {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -21,7 +22,12 @@ import (
 
 // Config describes a test of a real cluster: how to start its nodes, how its peers talk,
 // the client workload, the scheduler, the faults and the session. Its YAML form uses the
-// yaml tags; durations are written as "500ms", "2s".
+// yaml tags; durations are written as "500ms", "2s". A count or duration left out takes
+// its default; written 0 where 0 would only mean that default (clients, ops, keys,
+// values, iterations, depth, events, every timeout, wait, patience, restart_after,
+// heal_after) it is refused by LoadConfig, naming the field. 0 is a value where it
+// means one: think_time (no pause), base_port (free ports), a fault probability or
+// budget (none), read_percent (no reads), seed.
 type Config struct {
 	Name       string          `yaml:"name"`
 	Nodes      NodesConfig     `yaml:"nodes"`
@@ -41,6 +47,13 @@ type Config struct {
 	// always kept.
 	KeepData string `yaml:"keep_data"`
 
+	// Progress, when not nil, receives a line every ProgressEvery (default 5s) while an
+	// iteration runs: how long it has run, its steps, operations done, messages and
+	// faults so far (ravel run writes them on stderr unless --quiet).
+	Progress      io.Writer        `yaml:"-"`
+	ProgressEvery time.Duration    `yaml:"-"`
+	progressTick  <-chan time.Time // tests: the ticks, instead of a timer
+
 	// Replay, when set, makes every iteration re-impose this recorded schedule (and use its
 	// seed and iteration number for the workload) instead of sampling.
 	Replay *Schedule `yaml:"-"`
@@ -48,10 +61,20 @@ type Config struct {
 	// Dir is the directory relative paths of the command and output are taken from: the
 	// config file's directory when loaded with LoadConfig.
 	Dir string `yaml:"-"`
+
+	// written holds the dotted keys the YAML file gives a value (LoadConfig), so that
+	// Validate tells a 0 written out from a key left out: a count or duration left out
+	// takes its default, one written 0 is refused. A Config built in Go has none, and
+	// its zeros take the defaults.
+	written map[string]bool
 }
 
 // NodesConfig is how to run the nodes. Command is a list of text/template strings over
-// [NodeVars]: the program (a script or binary) and its arguments.
+// [NodeVars]: the program (a script or binary) and its arguments. A relative program is
+// taken from the config's directory, but the node runs with its data directory as
+// working directory, so relative paths in its arguments or in a wrapper script are
+// taken from there; a wrapper must exec the node (if Ravel is killed with SIGKILL, only
+// the process it started is killed with it).
 type NodesConfig struct {
 	Count        int           `yaml:"count"`
 	Command      []string      `yaml:"command"`
@@ -176,6 +199,7 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, &ConfigError{Msg: err.Error()}
 	}
 	c.Dir = abs
+	c.written = writtenKeys(b)
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -291,6 +315,50 @@ func typeErrors(src []byte, err error) (string, bool) {
 	return strings.Join(out, "; "), len(out) > 0
 }
 
+// writtenKeys is the dotted keys src gives a value other than null: "workload.ops".
+func writtenKeys(src []byte) map[string]bool {
+	var root yaml.Node
+	if yaml.Unmarshal(src, &root) != nil {
+		return nil
+	}
+	keys := map[string]bool{}
+	var walk func(n *yaml.Node, prefix string)
+	walk = func(n *yaml.Node, prefix string) {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, prefix)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i].Value, n.Content[i+1]
+				if prefix != "" {
+					k = prefix + "." + k
+				}
+				if v.Kind != yaml.ScalarNode || v.Tag != "!!null" {
+					keys[k] = true
+				}
+				walk(v, k)
+			}
+		}
+	}
+	walk(&root, "")
+	return keys
+}
+
+// zeroWritten refuses a 0 written out for a key whose 0 would silently mean its
+// default (def, written as the key's value is): a user who writes ops: 0 means none,
+// or made a mistake, and would get the default without a word.
+func (c *Config) zeroWritten(name string, def any) error {
+	if !c.written[name] {
+		return nil
+	}
+	if d, ok := def.(time.Duration); ok {
+		return cfgErr(name, "must be positive (got 0s; leave it out for the default %v)", d)
+	}
+	return cfgErr(name, "must be at least 1 (got 0; leave it out for the default %v)", def)
+}
+
 // yamlKey is f's key in the YAML form, "" for a field that has none.
 func yamlKey(f reflect.StructField) string {
 	k, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
@@ -314,6 +382,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Nodes.Count < 1 {
 		return cfgErr("nodes.count", "must be at least 1 (got %d)", c.Nodes.Count)
+	}
+	for i, e := range c.Nodes.Env {
+		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
+			return cfgErr(fmt.Sprintf("nodes.env[%d]", i), "%q: write KEY=VALUE", e)
+		}
 	}
 	if len(c.Nodes.Command) == 0 {
 		return cfgErr("nodes.command", "missing: the node's program and arguments")
@@ -378,6 +451,9 @@ func (c *Config) Validate() error {
 			return cfgErr(d.name, "must not be negative (got %d)", *d.v)
 		}
 		if *d.v == 0 {
+			if err := c.zeroWritten(d.name, d.def); err != nil {
+				return err
+			}
 			*d.v = d.def
 		}
 	}
@@ -400,6 +476,9 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Iterations == 0 {
+		if err := c.zeroWritten("iterations", 1); err != nil {
+			return err
+		}
 		c.Iterations = 1
 	}
 	if c.Iterations < 0 {
@@ -440,7 +519,10 @@ func (c *Config) durations() error {
 		if *d.v < 0 {
 			return cfgErr(d.name, "must not be negative (got %v)", *d.v)
 		}
-		if *d.v == 0 {
+		if *d.v == 0 && d.def != 0 {
+			if err := c.zeroWritten(d.name, d.def); err != nil {
+				return err
+			}
 			*d.v = d.def
 		}
 	}
@@ -517,6 +599,9 @@ func (c *Config) scheduler() error {
 		case *p.v > 0 && !sc.HasBound():
 			return cfgErr(p.name, "the %s scheduler ignores it (it applies to %s); remove it", s.Type, boundedSamplers())
 		case *p.v == 0 && sc.HasBound():
+			if err := c.zeroWritten(p.name, p.def); err != nil {
+				return err
+			}
 			*p.v = p.def
 		}
 	}

@@ -224,3 +224,43 @@ func TestTemplateVarsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadConfigWrittenZeros: a count or duration written 0, where 0 would silently
+// mean its default, is refused naming the field and the default; left out (or null),
+// it takes the default; 0 where it means something (think_time, base_port, a fault
+// budget) is kept. A nodes.env entry that is not KEY=VALUE is refused. clients: 0 used
+// to run 3 clients, ops: 0 20 operations each, and env: [FOO] was passed on.
+func TestLoadConfigWrittenZeros(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "node.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base := "nodes:\n  count: 2\n  command: [./node.sh]\n"
+	for _, tc := range []struct{ extra, want string }{
+		{"workload:\n  clients: 0\n", "config: workload.clients: must be at least 1 (got 0; leave it out for the default 3)"},
+		{"workload:\n  ops: 0\n", "config: workload.ops: must be at least 1 (got 0; leave it out for the default 20)"},
+		{"workload:\n  keys: 0\n", "config: workload.keys: must be at least 1"},
+		{"workload:\n  values: 0\n", "config: workload.values: must be at least 1"},
+		{"iterations: 0\n", "config: iterations: must be at least 1 (got 0; leave it out for the default 1)"},
+		{"scheduler:\n  wait: 0s\n", "config: scheduler.wait: must be positive (got 0s; leave it out for the default 1ms)"},
+		{"workload:\n  op_timeout: 0s\n", "config: workload.op_timeout: must be positive"},
+		{"scheduler:\n  type: pct\n  depth: 0\n", "config: scheduler.depth: must be at least 1 (got 0; leave it out for the default 3)"},
+		{"faults:\n  probability: 0.1\n  crash: 1\n  restart_after: 0s\n", "config: faults.restart_after: must be positive (got 0s; leave it out for the default 100ms)"},
+		{"  env: [FOO]\n", `config: nodes.env[0]: "FOO": write KEY=VALUE`},
+		{"  env: [A=1, =2]\n", `config: nodes.env[1]: "=2": write KEY=VALUE`},
+		{"workload:\n  clients: ~\n  think_time: 0s\n", ""},
+		{"  base_port: 0\n  env: [A=]\nfaults:\n  drop: 0\n", ""},
+	} {
+		path := filepath.Join(dir, "ravel.yaml")
+		if err := os.WriteFile(path, []byte(base+tc.extra), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadConfig(path)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v, want accepted", tc.extra, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: %v, want %q", tc.extra, err, tc.want)
+		}
+	}
+}

@@ -105,7 +105,7 @@ func TestEveryFailingKey(t *testing.T) {
 	}
 	also := otherFailingKeys(context.Background(), hist, res)
 	dir := t.TempDir()
-	if err := writeHistory(dir, hist, res, also); err != nil {
+	if err := writeHistory(dir, hist, 0, res, also); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "verdict.txt"))

@@ -19,10 +19,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ravelmc/ravel/report"
 	"github.com/ravelmc/ravel/wgl"
 )
 
-// Report is what a session found.
+// Report is what a session found. Its Iterations keep their History and
+// Schedule.Steps only for the first violation and the last iteration: the others' are
+// in their directories (history-kN.jsonl, schedule.json), and a long session's memory
+// does not grow with them.
 type Report struct {
 	Seed       uint64
 	Iterations []IterationReport
@@ -32,10 +36,13 @@ type Report struct {
 
 // IterationReport is one iteration: its history's verdict, its counts and its files.
 type IterationReport struct {
-	Run      int
-	Verdict  wgl.Verdict
-	Ops      int // operations in the history
-	Open     int // of which open (timed out or unknown outcome)
+	Run     int
+	Verdict wgl.Verdict
+	Ops     int // operations in the history
+	Open    int // of which open (timed out or unknown outcome)
+	// LeftOut is the operations issued but left out of the history, having certainly
+	// had no effect: reads that did not answer, operations the service refused.
+	LeftOut  int
 	Steps    int // scheduler steps (deliveries and faults)
 	Net      Counts
 	Faults   FaultCounts
@@ -60,6 +67,13 @@ type IterationReport struct {
 	// AlsoFailing are the keys other than Result.Partition (the first found failing)
 	// whose operations are not linearizable either, in order.
 	AlsoFailing []string
+	// WorkloadStart is when the workload began, after the iteration began: the
+	// histories' times count from the one, events.txt's from the other.
+	WorkloadStart time.Duration
+	// Partial says the run was interrupted during this iteration's workload: History is
+	// what the clients had done by then (operations in flight open), written to Dir
+	// unchecked (Verdict Unknown) for ravel lincheck.
+	Partial bool
 }
 
 // FaultCounts counts the faults injected in an iteration.
@@ -76,7 +90,13 @@ type FaultCounts struct {
 func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 	rep := &Report{Seed: cfg.Seed}
 	out := cfg.OutputDir()
+	first := -1 // the first violation's index in rep.Iterations
 	for it := range cfg.Iterations {
+		// The iteration before is on disk: only its counts and verdict stay in memory,
+		// unless it is the first violation (which the report draws).
+		if k := len(rep.Iterations) - 1; k >= 0 && k != first {
+			rep.Iterations[k].History, rep.Iterations[k].Schedule.Steps = nil, nil
+		}
 		run, name := it, fmt.Sprintf("iter-%03d", it)
 		if cfg.Replay != nil {
 			rep.Seed = cfg.Replay.Seed
@@ -89,6 +109,9 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		}
 		if ir.Verdict == wgl.NotLinearizable {
 			rep.Violations++
+			if first < 0 {
+				first = len(rep.Iterations) - 1
+			}
 		}
 		rep.NodeExits += len(ir.Exits)
 		replay := ""
@@ -277,6 +300,10 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	st.chooser = NewChooser(seed^0xfa017, run) // faults draw from a stream of their own
 	wg.Add(1)
 	go func() { defer wg.Done(); st.loop() }()
+	if cfg.Progress != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); st.reportProgress(nw) }()
+	}
 	for i := range n {
 		if err := procs.Start(i); err != nil {
 			return ir, cfgErr("nodes.command", "%v", err)
@@ -285,33 +312,92 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 	if err := waitHealthy(ctx, cfg, vars, procs); err != nil {
 		return ir, err
 	}
-	st.enableFaults()
+	workStart := time.Now()
+	ir.WorkloadStart = workStart.Sub(t0)
+	st.enableFaults(workStart)
 	wctx, cancel := context.WithTimeout(ctx, cfg.Workload.Iteration)
 	defer cancel()
 	w := cfg.Workload
 	hist, err := Workload{Client: newClient(cfg, vars[0]), Nodes: n, Clients: w.Clients, Ops: w.Ops, Keys: w.Keys,
-		Values: w.Values, ReadPercent: readPercent(w.Reads), OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run}.Drive(wctx)
+		Values: w.Values, ReadPercent: readPercent(w.Reads), OpTimeout: w.OpTimeout, Think: w.ThinkTime, Seed: seed, Run: run,
+		Start: workStart, Counts: &st.ops}.Drive(wctx)
 	if err != nil {
 		return ir, err // Config.Validate makes a workload Drive runs
 	}
-	if err := ctx.Err(); err != nil {
-		return ir, err
-	}
 	ir.Planned, ir.TimedOut = w.Clients*w.Ops, wctx.Err() != nil
 	ir.History = hist
-	ir.Ops = len(hist)
+	ir.Ops, ir.LeftOut = len(hist), int(st.ops.LeftOut.Load())
 	for _, op := range hist {
 		if op.Open {
 			ir.Open++
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		// Interrupted: what the clients did is kept, unchecked, for ravel lincheck.
+		ir.Partial, ir.TimedOut = true, false
+		if werr := writePartialHistory(ir.Dir, hist, ir.WorkloadStart); werr != nil {
+			return ir, werr
+		}
+		return ir, err
+	}
 	ir.Result = wgl.CheckContext(ctx, Spec(), hist)
 	ir.Verdict = ir.Result.Verdict
 	ir.AlsoFailing = otherFailingKeys(ctx, hist, ir.Result)
-	if err := writeHistory(ir.Dir, hist, ir.Result, ir.AlsoFailing); err != nil {
+	if err := writeHistory(ir.Dir, hist, ir.WorkloadStart, ir.Result, ir.AlsoFailing); err != nil {
 		return ir, err
 	}
 	return ir, nil
+}
+
+// reportProgress writes a progress line to cfg.Progress at every tick until the
+// iteration ends: how long it has run, steps, operations done, messages, faults.
+func (s *stepper) reportProgress(nw *Network) {
+	tick := s.cfg.progressTick
+	if tick == nil {
+		every := s.cfg.ProgressEvery
+		if every <= 0 {
+			every = 5 * time.Second
+		}
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-tick:
+		}
+		fmt.Fprint(s.cfg.Progress, progressLine(s.run, time.Since(s.t0), s.faultsEnabled(), s.progress(), s.ops.Done.Load(), s.ops.LeftOut.Load(), nw.Counts()))
+	}
+}
+
+// progressLine is a running iteration's progress line.
+func progressLine(run int, elapsed time.Duration, working bool, p progressSnap, done, leftOut int64, c Counts) string {
+	n := func(v int64) string { return report.Thousands(v) }
+	ops := "starting the nodes"
+	if working {
+		ops = n(done) + " operations done"
+		if leftOut > 0 {
+			ops += fmt.Sprintf(" (%s failed, left out)", n(leftOut))
+		}
+	}
+	return fmt.Sprintf("iteration %d: running for %s: %s steps, %s; messages %s intercepted, %s delivered; %s\n",
+		run, elapsed.Round(time.Second), n(int64(p.steps)), ops, n(int64(c.Intercepted)), n(int64(c.Delivered)), p.faults.Describe())
+}
+
+// writePartialHistory saves the history of an interrupted iteration, unchecked: the
+// history files as a finished iteration has them, and a verdict.txt that says how to
+// check them.
+func writePartialHistory(dir string, hist []Op, origin time.Duration) error {
+	verdict := fmt.Sprintf("not checked: the run was interrupted during the workload; history.txt and history-KEY.jsonl hold the %d operations done by then (those in flight open): ravel lincheck --spec cas-register --format ravel %s\n",
+		len(hist), filepath.Join(dir, "history-*.jsonl"))
+	err := errors.Join(writeHistoryText(dir, hist, origin), writeLincheckHistories(dir, hist),
+		os.WriteFile(filepath.Join(dir, "verdict.txt"), []byte(verdict), 0o644))
+	if err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
+	return nil
 }
 
 // waitHealthy waits for every node to answer its health check.
@@ -449,19 +535,8 @@ func otherFailingKeys(ctx context.Context, hist []Op, res wgl.Result) []string {
 
 // writeHistory saves the history and the verdict, and for a violation the operations on
 // the failing key in call order, the stuck one marked, and the other keys that fail.
-func writeHistory(dir string, hist []Op, res wgl.Result, also []string) error {
-	spec := Spec()
-	var b strings.Builder
-	fmt.Fprintf(&b, "# client call_ns return_ns operation output (%s)\n", spec.Name)
-	for _, op := range hist {
-		outS := spec.Output(op.Input, op.Output)
-		ret := fmt.Sprint(op.Return)
-		if op.Open {
-			outS, ret = "open", "-"
-		}
-		fmt.Fprintf(&b, "c%d %d %s %s %s\n", op.Client, op.Call, ret, spec.Input(op.Input), outS)
-	}
-	errs := []error{os.WriteFile(filepath.Join(dir, "history.txt"), []byte(b.String()), 0o644), writeLincheckHistories(dir, hist)}
+func writeHistory(dir string, hist []Op, origin time.Duration, res wgl.Result, also []string) error {
+	errs := []error{writeHistoryText(dir, hist, origin), writeLincheckHistories(dir, hist)}
 	verdict := res.Verdict.String() + "\n"
 	if res.Verdict == wgl.NotLinearizable {
 		verdict += RenderViolation(hist, res)
@@ -474,6 +549,25 @@ func writeHistory(dir string, hist []Op, res wgl.Result, also []string) error {
 		return fmt.Errorf("live: %w", err)
 	}
 	return nil
+}
+
+// writeHistoryText writes history.txt: one operation a line, in the order recorded.
+// Its header says where its time origin, the workload's start, is in events.txt's.
+func writeHistoryText(dir string, hist []Op, origin time.Duration) error {
+	spec := Spec()
+	var b strings.Builder
+	fmt.Fprintf(&b, "# times in ns since the workload began, %.3fms into the iteration (events.txt's times; its line \"workload starts\")\n",
+		float64(origin.Microseconds())/1000)
+	fmt.Fprintf(&b, "# client call_ns return_ns operation output (%s)\n", spec.Name)
+	for _, op := range hist {
+		outS := spec.Output(op.Input, op.Output)
+		ret := fmt.Sprint(op.Return)
+		if op.Open {
+			outS, ret = "open", "-"
+		}
+		fmt.Fprintf(&b, "c%d %d %s %s %s\n", op.Client, op.Call, ret, spec.Input(op.Input), outS)
+	}
+	return os.WriteFile(filepath.Join(dir, "history.txt"), []byte(b.String()), 0o644)
 }
 
 // RenderViolation draws the failing key's operations on a time line (one row per

@@ -155,8 +155,11 @@ type stepper struct {
 	replay  bool   // a replay: follow script, never sample faults
 	script  []Step // the recorded steps a replay has yet to re-impose
 
-	mu       sync.Mutex
-	faultsOn bool // set once every node is healthy: start-up is over
+	mu        sync.Mutex
+	faultsOn  bool      // set once every node is healthy: start-up is over
+	workStart time.Time // with faultsOn: the workload's time origin
+	snap      progressSnap
+	ops       DriveCounts // the workload's running counts, for progress lines
 
 	seen      MsgID // messages below seen were announced to the sampler
 	pending   []MsgID
@@ -176,9 +179,11 @@ type stepper struct {
 	waiting   time.Time // replay: since when the next recorded message is awaited
 }
 
-func (s *stepper) enableFaults() {
+// enableFaults ends start-up: every node is healthy, and the workload starts at
+// workStart (its operations' times count from there).
+func (s *stepper) enableFaults(workStart time.Time) {
 	s.mu.Lock()
-	s.faultsOn = true
+	s.faultsOn, s.workStart = true, workStart
 	s.mu.Unlock()
 }
 
@@ -188,7 +193,23 @@ func (s *stepper) faultsEnabled() bool {
 	return s.faultsOn
 }
 
+// progressSnap is what a progress line reports of the stepper, copied under mu.
+type progressSnap struct {
+	steps  int
+	faults FaultCounts
+}
+
+// progress is the stepper's counts so far, safe to call while it runs.
+func (s *stepper) progress() progressSnap {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snap
+}
+
 func (s *stepper) logf(format string, args ...any) {
+	s.mu.Lock()
+	s.snap = progressSnap{s.steps, s.faults}
+	s.mu.Unlock()
 	s.events = append(s.events, fmt.Sprintf("%5d %9.3fms ", s.steps, float64(time.Since(s.t0).Microseconds())/1000)+fmt.Sprintf(format, args...))
 }
 
@@ -234,6 +255,11 @@ func (s *stepper) pass(held []Message) bool {
 	healthy := s.faultsEnabled()
 	if healthy && !s.up {
 		s.up, s.startup = true, len(s.executed)
+		s.mu.Lock()
+		ws := s.workStart
+		s.mu.Unlock()
+		s.events = append(s.events, fmt.Sprintf("%5d %9.3fms workload starts: the histories' times (history.txt, history-kN.jsonl) count from here",
+			s.steps, float64(ws.Sub(s.t0).Microseconds())/1000))
 	}
 	if healthy {
 		s.checkExits() // before: a node that exits during start-up is a config error

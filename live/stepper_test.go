@@ -47,7 +47,7 @@ func passStepper(t *testing.T, p float64, replay bool, k int) (*stepper, *counti
 		t0:      time.Now(),
 	}
 	s.delivered, s.downSince = make([][]Message, 3), make([]time.Time, 3)
-	s.enableFaults()
+	s.enableFaults(time.Now())
 	return s, faults
 }
 
@@ -118,7 +118,7 @@ func TestReplayStartup(t *testing.T) {
 		if !s.pass(s.nw.Held()) || len(s.executed) != 1 || s.followed != 0 {
 			t.Fatalf("while starting: executed %v, %d followed; want one delivery by the sampler", s.executed, s.followed)
 		}
-		s.enableFaults()
+		s.enableFaults(time.Now())
 		if !s.pass(s.nw.Held()) || len(s.executed) != 2 || s.followed != 1 || s.diverged != 0 {
 			t.Fatalf("once healthy: executed %v, %d followed, %d diverged; want the recorded step ?→n1 k followed", s.executed, s.followed, s.diverged)
 		}
@@ -131,7 +131,7 @@ func TestReplayStartup(t *testing.T) {
 		s.faultsOn = false
 		s.announce(s.nw.Held())
 		s.pass(s.nw.Held())
-		s.enableFaults()
+		s.enableFaults(time.Now())
 		s.pass(s.nw.Held())
 		if got := s.startupSteps(); len(s.executed) != 2 || got != 1 {
 			t.Errorf("%d steps, startup %d; want 2 and 1", len(s.executed), got)

@@ -36,11 +36,17 @@ Flags override the config:
 // that checked nothing (no iteration completed an operation), 130 when interrupted
 // before a violation was found.
 func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
+	// First thing: an interrupt while the config loads or an earlier run's output is
+	// removed (long for etcd's) must end the run as any other, exit 130, not kill it
+	// by the signal's default action (143), nor be lost when SIGINT was ignored.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	seed := fs.Uint64("seed", 0, "the session's seed (default: the config's)")
 	iterations := fs.Int("iterations", 0, "iterations (default: the config's)")
 	out := fs.String("out", "", "output directory, relative to the current directory (default: the config's output:, relative to the config file's directory)")
+	quiet := fs.Bool("quiet", false, "no progress lines on standard error (one every 5s while an iteration runs)")
 	replay := fs.String("replay", "", "re-impose the schedule.json of a recorded iteration (a path relative to the current directory) in every iteration, and report how often it reproduces the violation")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -89,6 +95,23 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := cfg.CheckPorts(); err != nil {
 		return exitUsage, usagef("run: %v", err)
 	}
+	// Two runs in one output directory would remove each other's iterations.
+	release, err := live.LockOutput(cfg)
+	var inUse *live.OutputInUseError
+	switch {
+	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
+		return exitUsage, usagef("run: --out %s: not a directory", *out)
+	case errors.Is(err, live.ErrOutputNotDir):
+		return exitUsage, usagef("run: the config's output %s: not a directory", cfg.Output)
+	case errors.As(err, &inUse):
+		return exitUsage, usagef("run: %v", err)
+	case err != nil:
+		return exitUsage, fmt.Errorf("run: %w", err)
+	}
+	defer release()
+	if runBeforeClear != nil {
+		runBeforeClear()
+	}
 	removed, err := live.ClearOutput(cfg)
 	switch {
 	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
@@ -104,10 +127,15 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		fmt.Fprintf(stderr, "%s: run: removed what an earlier run left in %s: %s\n", c.name(), cfg.OutputDir(), names)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "%s: run interrupted before its first iteration; nothing was started\n", c.name())
+		return exitInterrupted, nil
+	}
 	fmt.Fprintf(stdout, "ravel run %s: %s, scheduler %s, seed %d, %s\n",
 		fs.Arg(0), plural(cfg.Nodes.Count, "node"), cfg.Scheduler.Type, cfg.Seed, plural(cfg.Iterations, "iteration"))
+	if !*quiet {
+		cfg.Progress = stderr
+	}
 	rep, err := live.Run(ctx, cfg, stdout)
 	var ce *live.ConfigError
 	switch {
@@ -121,6 +149,11 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 			done = done[:len(done)-1] // the one interrupted
 		}
 		printRunSummary(stdout, rep, done, cfg, *replay, true)
+		if n := len(rep.Iterations); err != nil && n > 0 && rep.Iterations[n-1].Partial {
+			ir := rep.Iterations[n-1]
+			fmt.Fprintf(stdout, "iteration %d was interrupted during its workload: its partial history (%s, %d open), unchecked, is in %s: ravel lincheck --spec cas-register --format ravel %s\n",
+				ir.Run, plural(ir.Ops, "operation"), ir.Open, ir.Dir, filepath.Join(ir.Dir, "history-*.jsonl"))
+		}
 		fmt.Fprintf(stderr, "%s: run interrupted; every process stopped\n", c.name())
 		if rep.Violations > 0 || rep.NodeExits > 0 {
 			return exitViolation, nil
@@ -137,6 +170,9 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	return exitOK, nil
 }
+
+// runBeforeClear, when set (by a test), is called just before the output is cleared.
+var runBeforeClear func()
 
 // nothingChecked is the usage error of a session in which no iteration completed an
 // operation, or nil. Only completed operations constrain a history, so such a session
@@ -191,6 +227,9 @@ func printRunSummary(stdout io.Writer, rep *live.Report, done []live.IterationRe
 	fmt.Fprintf(stdout, "total: %s%s, %s not linearizable; messages %s intercepted, %s delivered, %s dropped, %s cut, %s refused, %s held at the end; %s; seed %d\n",
 		plural(len(done), "iteration"), mark, n(rep.Violations), n(total.Intercepted), n(total.Delivered), n(total.Dropped), n(total.Cut), n(total.Refused), n(total.Held),
 		faults.Describe(), rep.Seed)
+	if w := live.NoFaultWarning(cfg, done); w != "" {
+		fmt.Fprintln(stdout, w)
+	}
 	if rep.NodeExits > 0 {
 		fmt.Fprintf(stdout, "%s exited on its own (not crashed by Ravel) during the iterations: a failure of the system under test; see the warnings above, events.txt and the nodes' logs\n",
 			plural(rep.NodeExits, "node"))

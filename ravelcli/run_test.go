@@ -299,7 +299,7 @@ func TestRunNothingChecked(t *testing.T) {
 	}
 	path := kvnodeConfig(t, "op_timeout: 1s", "op_timeout: 1ns", "iterations: 5", "iterations: 2")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"run", path}, &stdout, &stderr)
+	code := run([]string{"run", "--quiet", path}, &stdout, &stderr)
 	if code != exitUsage {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, stdout.String(), stderr.String())
 	}
@@ -310,5 +310,49 @@ func TestRunNothingChecked(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
+	}
+}
+
+// TestRunOutputLocked: a second run into an output directory a live run holds is
+// refused, naming the holder's pid, and removes nothing; a lock left by a process that
+// no longer runs is taken over, and the run releases it at its end. The second run used
+// to remove the first's iterations under it.
+func TestRunOutputLocked(t *testing.T) {
+	path := writeConfig(t, "nodes:\n  count: 1\n  command: [/bin/sh, -c, 'exit 7']\n  start_timeout: 5s\noutput: out\n", "")
+	out := filepath.Join(filepath.Dir(path), "out")
+	if err := os.MkdirAll(filepath.Join(out, "iter-000"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A live holder: this test process (as a first run in the same process would be).
+	release, err := live.LockOutput(&live.Config{Output: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", path}, &stdout, &stderr)
+	want := fmt.Sprintf("run: output folder %s is in use by another ravel run (pid %d)", out, os.Getpid())
+	if code != exitUsage || !strings.Contains(stderr.String(), want) {
+		t.Errorf("exit %d, stderr %q; want %d with %q", code, stderr.String(), exitUsage, want)
+	}
+	if _, err := os.Stat(filepath.Join(out, "iter-000")); err != nil {
+		t.Errorf("the holder's iter-000: %v, want kept", err)
+	}
+	release()
+	// A stale lock: the pid of a process that has ended.
+	dead := exec.Command("/bin/true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, live.LockName), []byte(strconv.Itoa(dead.Process.Pid)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"run", path}, &stdout, &stderr)
+	if strings.Contains(stderr.String(), "in use") || !strings.Contains(stderr.String(), "exited before becoming healthy") {
+		t.Errorf("exit %d, stderr %q; want the stale lock taken over and the node's failure reported", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, live.LockName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock after the run: %v, want removed", err)
 	}
 }

@@ -8,9 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ravelmc/ravel/live"
 )
 
 // TestRunCtrlCAfterViolation interrupts a run that has found a violation and goes on
@@ -68,5 +72,39 @@ func TestRunCtrlCAfterViolation(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "run interrupted; every process stopped") {
 		t.Errorf("stderr %q does not say the run was interrupted", stderr.String())
+	}
+}
+
+// TestRunSignalBeforeClear: a SIGTERM that arrives while the run readies its output
+// directory (before any iteration) ends the run as any interrupt does, exit 130, with
+// whatever was started stopped. The handler used to be installed only afterwards, and
+// such a signal killed ravel by its default action (143). The test binary is run again
+// as ravel, signalling itself at that point: no timing is involved.
+func TestRunSignalBeforeClear(t *testing.T) {
+	if os.Getenv("RAVELCLI_RUN_HELPER") == "signal-before-clear" {
+		runBeforeClear = func() { syscall.Kill(os.Getpid(), syscall.SIGTERM) }
+		os.Exit(run([]string{"run", os.Getenv("RAVELCLI_RUN_CONFIG")}, os.Stdout, os.Stderr))
+	}
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	// A node that never becomes healthy: if the interrupt is noticed only once the
+	// iteration has begun, the wait for health notices it.
+	path := writeConfig(t, "nodes:\n  count: 1\n  command: [./node.sh, '{{.DataDir}}']\n  health: 'http://127.0.0.1:{{.ClientPort}}/health'\n  start_timeout: 10m\noutput: out\n", pidScript)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRunSignalBeforeClear$")
+	cmd.Env = append(os.Environ(), "RAVELCLI_RUN_HELPER=signal-before-clear", "RAVELCLI_RUN_CONFIG="+path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("ravel run with SIGTERM before the output is cleared: %v, want exit %d\nstdout: %s\nstderr: %s", err, exitInterrupted, stdout.String(), stderr.String())
+	}
+	pids, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "out", "iter-*", "n*", "pid"))
+	for _, p := range pids {
+		b, _ := os.ReadFile(p)
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && len(live.Alive([]int{pid})) > 0 {
+			t.Errorf("node process %d is alive after the interrupt", pid)
+		}
 	}
 }
