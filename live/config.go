@@ -274,31 +274,16 @@ func typeErrors(src []byte, err error) (string, bool) {
 		return "", false
 	}
 	fields := map[int]string{} // line → dotted key of the value on it
-	var walk func(n *yaml.Node, prefix string)
-	walk = func(n *yaml.Node, prefix string) {
-		switch n.Kind {
-		case yaml.DocumentNode:
-			for _, c := range n.Content {
-				walk(c, prefix)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i].Value
-				if prefix != "" {
-					k = prefix + "." + k
-				}
-				fields[n.Content[i+1].Line] = k
-				walk(n.Content[i+1], k)
-			}
-		case yaml.SequenceNode:
-			for _, c := range n.Content {
+	eachKey(&root, "", func(k string, v *yaml.Node) {
+		fields[v.Line] = k
+		if v.Kind == yaml.SequenceNode {
+			for _, c := range v.Content {
 				if _, ok := fields[c.Line]; !ok {
-					fields[c.Line] = prefix
+					fields[c.Line] = k
 				}
 			}
 		}
-	}
-	walk(&root, "")
+	})
 	var out []string
 	for _, e := range te.Errors {
 		m := badType.FindStringSubmatch(e)
@@ -315,6 +300,26 @@ func typeErrors(src []byte, err error) (string, bool) {
 	return strings.Join(out, "; "), len(out) > 0
 }
 
+// eachKey calls visit with the dotted key ("workload.ops") and the value of every key of
+// the maps in n, outer keys before the keys inside their values.
+func eachKey(n *yaml.Node, prefix string, visit func(key string, v *yaml.Node)) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			eachKey(c, prefix, visit)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i].Value, n.Content[i+1]
+			if prefix != "" {
+				k = prefix + "." + k
+			}
+			visit(k, v)
+			eachKey(v, k, visit)
+		}
+	}
+}
+
 // writtenKeys is the dotted keys src gives a value other than null: "workload.ops".
 func writtenKeys(src []byte) map[string]bool {
 	var root yaml.Node
@@ -322,27 +327,11 @@ func writtenKeys(src []byte) map[string]bool {
 		return nil
 	}
 	keys := map[string]bool{}
-	var walk func(n *yaml.Node, prefix string)
-	walk = func(n *yaml.Node, prefix string) {
-		switch n.Kind {
-		case yaml.DocumentNode:
-			for _, c := range n.Content {
-				walk(c, prefix)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i].Value, n.Content[i+1]
-				if prefix != "" {
-					k = prefix + "." + k
-				}
-				if v.Kind != yaml.ScalarNode || v.Tag != "!!null" {
-					keys[k] = true
-				}
-				walk(v, k)
-			}
+	eachKey(&root, "", func(k string, v *yaml.Node) {
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!null" {
+			keys[k] = true
 		}
-	}
-	walk(&root, "")
+	})
 	return keys
 }
 
