@@ -2,26 +2,12 @@ package ravelcli
 
 import (
 	"bytes"
-	"errors"
 	"strings"
 	"testing"
 
+	"github.com/ravelmc/ravel/internal/buggysys"
 	"github.com/ravelmc/ravel/model"
-	"github.com/ravelmc/ravel/specs"
 )
-
-// keepsError is a register that keeps an error value from its first step: copystructure
-// cannot copy the unexported field inside *errors.errorString.
-type keepsError struct {
-	V int
-	E error
-}
-
-func (k *keepsError) Receive(ctx *model.Ctx, env model.Envelope) {
-	r := env.Msg.(model.Request[specs.RegisterInput])
-	k.E = errors.New("x")
-	ctx.Respond(r.ID, specs.ReadOK(k.V))
-}
 
 // TestStateUncopyableLaterIsNotAViolation: a state a step leaves that Ravel cannot copy
 // was "VIOLATION: a handler panicked", exit 1, though no handler panicked (state probe,
@@ -29,8 +15,7 @@ func (k *keepsError) Receive(ctx *model.Ctx, env model.Envelope) {
 // the search.
 func TestStateUncopyableLaterIsNotAViolation(t *testing.T) {
 	sys := System{Name: "keeps-error", Harnesses: []string{"read"}, Agents: 1, Build: func(Config) (model.System, error) {
-		return model.System{Name: "keeps-error", Actors: []model.Actor{&keepsError{}},
-			Harness: model.Clients(specs.Register(), model.Calls(0, specs.Read(), specs.Read()))}, nil
+		return buggysys.KeepsErrorSystem(), nil
 	}}
 	var stdout, stderr bytes.Buffer
 	code := Run([]string{"check", "keeps-error"}, &stdout, &stderr, Systems(sys))
