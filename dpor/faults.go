@@ -159,20 +159,23 @@ func crosses(side uint64, e *Event) bool {
 // backtrackDisabled adds to the backtrack set of the last node but one every event that
 // was enabled there and that the step taken from it disabled, when that event or the step
 // is a fault: a drop and the delivery of its message, a crash and the deliveries to the
-// crashed actor, two faults sharing the last of a budget. Such a pair never appears in one
-// schedule, so no race between them is ever seen: without this, a reduction would explore
-// only the alternative it happened to take first. (DPOR's race rule assumes that an
-// enabled event stays enabled until it runs, which faults break.)
-func backtrackDisabled(nodes []Node) {
+// crashed actor, two faults sharing the last of a budget; or when the step disarmed a
+// timer (StepInfo.Disables). Such a pair never appears in one schedule, so no race
+// between them is ever seen: without this, a reduction would explore only the
+// alternative it happened to take first. (DPOR's race rule assumes that an enabled event
+// stays enabled until it runs, which faults and disarmed timers break.) It reports
+// whether the step disarmed a timer.
+func backtrackDisabled(nodes []Node) bool {
 	n := len(nodes) - 1
 	if n < 1 {
-		return
+		return false
 	}
 	parent, top := &nodes[n-1], &nodes[n]
 	en := parent.Enabled
-	taken := en[parent.Taken].Kind.IsFault()
+	disarms := len(parent.Tried) > 0 && parent.Step().Disables
+	taken := disarms || en[parent.Taken].Kind.IsFault()
 	if !taken && (len(en) == 0 || !en[len(en)-1].Kind.IsFault()) {
-		return // no fault on either side: faults are listed after deliveries
+		return false // no fault on either side: faults are listed after deliveries
 	}
 	for k := range en {
 		if k == parent.Taken || (!taken && !en[k].Kind.IsFault()) {
@@ -185,6 +188,7 @@ func backtrackDisabled(nodes []Node) {
 			parent.Backtrack.Add(k)
 		}
 	}
+	return disarms
 }
 
 // clientStep reports whether step s delivers a request of client c or answers one.

@@ -1,5 +1,7 @@
 package dpor
 
+import "slices"
+
 // Optimal returns optimal DPOR: source sets with wakeup trees (Abdulla, Aronis, Jonsson
 // and Sagonas, "Source sets: a foundation for optimal dynamic partial order reduction",
 // JACM 2017, Algorithm 2, "Optimal-DPOR"), over the relation dep.
@@ -99,6 +101,9 @@ func (s *optimal) Arrive(p Path) {
 	if n > 0 {
 		s.before(nodes, n-1)
 		inheritSleep(nodes, s.dep)
+		if parent := &nodes[n-1]; parent.Step().Disables {
+			s.wakeDisabled(nodes)
+		}
 		if t := s.taken[n-1]; t != nil && t.info.Event.ID == nodes[n-1].Step().Event.ID {
 			root = t
 		}
@@ -252,6 +257,24 @@ next:
 			if c.info.Event.ID == ev.ID {
 				continue next
 			}
+		}
+		root.children = append(root.children, &wnode{info: StepInfo{Event: ev, Invokes: ev.Kind == Request}})
+	}
+}
+
+// wakeDisabled adds to the wakeup tree of the last node but one, as branches of their
+// own, the events enabled there that the step taken from it disabled by disarming a
+// timer (StepInfo.Disables): no race shows them (wakeup trees take an enabled event to
+// stay enabled until it runs), so the tree would never explore them first.
+func (s *optimal) wakeDisabled(nodes []Node) {
+	n := len(nodes) - 1
+	parent, top, root := &nodes[n-1], &nodes[n], s.roots[n-1]
+	for k, ev := range parent.Enabled {
+		if k == parent.Taken || parent.Done.Has(k) || parent.Sleep.Has(k) || top.Find(ev.ID) >= 0 {
+			continue
+		}
+		if slices.ContainsFunc(root.children, func(c *wnode) bool { return c.info.Event.ID == ev.ID }) {
+			continue
 		}
 		root.children = append(root.children, &wnode{info: StepInfo{Event: ev, Invokes: ev.Kind == Request}})
 	}

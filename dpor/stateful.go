@@ -261,6 +261,11 @@ func (s *stateful) Arrive(p Path) {
 		// The step's class first: the sleep set, before and races look dependence up by
 		// class.
 		t = s.classify(nodes, n-1)
+		if parent := &nodes[n-1]; parent.Step().Disables {
+			// It disarmed a timer, an event no race shows: every order is explored from
+			// the state it was taken from, as for a fault (statefulfaults.go).
+			parent.Backtrack.AddAll(len(parent.Enabled))
+		}
 	}
 	slp := sleepKey{small: true} // the sleep set, as the graph's steps
 	if !s.noSleep {

@@ -10,6 +10,11 @@ type StepInfo struct {
 	Invokes bool
 	// Returns: the step recorded a response.
 	Returns bool
+	// Disables: the step disarmed a timer that was armed (CancelTimer, or SetTimer with
+	// another payload): it disabled an event, which DPOR's race analysis takes never to
+	// happen (an enabled event stays enabled until it runs), so the strategies explore
+	// the disabled event first at the state the step was taken from (backtrackDisabled).
+	Disables bool
 	// Answers lists the requests the step answered or tried to answer (a duplicate
 	// answer is ignored, but which of two answers comes first decides the history).
 	Answers []model.RequestID

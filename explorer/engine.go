@@ -460,7 +460,7 @@ func (e *engine) take(d, i int) (*state, *failure) {
 
 // info describes the step the executor just ran, delivering ev.
 func (e *engine) info(ev dpor.Event) dpor.StepInfo {
-	info := dpor.StepInfo{Event: ev, Invokes: ev.Kind == dpor.Request, Returns: e.x.returned, SendsTo: e.x.sentTo}
+	info := dpor.StepInfo{Event: ev, Invokes: ev.Kind == dpor.Request, Returns: e.x.returned, SendsTo: e.x.sentTo, Disables: e.x.disabled}
 	if len(e.x.answered) > 0 {
 		info.Answers = slices.Clone(e.x.answered)
 	}

@@ -134,6 +134,8 @@ type executor struct {
 	clients []client
 	// sentTo: the actors at which the last step put a new event (dpor.StepInfo.SendsTo).
 	sentTo uint64
+	// disabled: the last step disarmed an armed timer (dpor.StepInfo.Disables).
+	disabled bool
 	// Faults: whether the system allows any, whether partitions hold messages rather than
 	// lose them, and the sides a partition may cut (faults.go).
 	faulty bool
@@ -481,7 +483,7 @@ func (x *executor) blockedFIFO(earlier []*pending, p *pending) bool {
 // hands to Ravel can still make Ravel's side of the step panic — a message holding a
 // func cannot be fingerprinted — and that too is a finding about the system.
 func (x *executor) step(s *state, k int, depth int, log []histories.Event) (*state, []histories.Event, *failure) {
-	x.sentTo = 0
+	x.sentTo, x.disabled = 0, false
 	x.stepping = nil
 	if k < 0 {
 		return x.stepFault(s, k, depth, log)
@@ -609,9 +611,17 @@ func (x *executor) effects(n *state, shared []client, parent *dpor.Event, depth 
 			ch := x.contentHash(dpor.Message, self, e.To, "", mh)
 			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Message, From: self, To: e.To, Msg: e.Msg, Parent: depth}, chash: ch, mhash: mh}))
 		case model.EffectSetTimer:
-			x.cancel(n, self, e.Name)
 			mh := x.hashValue(e.Msg)
 			ch := x.contentHash(dpor.Timer, self, self, e.Name, mh)
+			if x.armed(n, self, e.Name, ch) {
+				// Armed already with this payload: the timer stays the event it was, with
+				// its identity and its cause. Replacing it by an equal one made it a new
+				// event caused by this step, and DPOR's race analysis, which takes an
+				// enabled event to stay enabled until it runs, then never tried the old
+				// one first (probe C1: a violation dpor missed).
+				continue
+			}
+			x.cancel(n, self, e.Name)
 			x.add(n, x.message(&pending{ev: dpor.Event{ID: messageID(parent.ID, i, ch), Kind: dpor.Timer, From: self, To: self, Msg: e.Msg, Timer: e.Name, Parent: depth}, chash: ch, mhash: mh}))
 		case model.EffectCancelTimer:
 			x.cancel(n, self, e.Name)
@@ -654,12 +664,23 @@ func (x *executor) add(n *state, p *pending) {
 	}
 }
 
+// armed reports whether self's timer name is armed in n with content hash ch.
+func (x *executor) armed(n *state, self model.ID, name string, ch uint64) bool {
+	for _, p := range n.pending {
+		if p.ev.Kind == dpor.Timer && p.ev.To == self && p.ev.Timer == name {
+			return p.chash == ch
+		}
+	}
+	return false
+}
+
 // cancel disarms self's timer name in n, if it is armed.
 func (x *executor) cancel(n *state, self model.ID, name string) {
 	for i, p := range n.pending {
 		if p.ev.Kind == dpor.Timer && p.ev.To == self && p.ev.Timer == name {
 			n.psum -= p.chash
 			n.pending = slices.Delete(n.pending, i, i+1) // n owns its pending slice
+			x.disabled = true
 			return
 		}
 	}

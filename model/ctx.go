@@ -151,8 +151,9 @@ func (c *Ctx) Respond(req RequestID, out any) {
 }
 
 // SetTimer arms the caller's timer name; when it fires, the caller receives msg in an
-// Envelope whose Timer is name. Arming a timer that is armed replaces its payload. When
-// a timer fires is the scheduler's choice, like the delivery of a message.
+// Envelope whose Timer is name. Arming a timer that is armed replaces its payload (with
+// the payload it holds, it changes nothing: the pending firing stays the same event).
+// When a timer fires is the scheduler's choice, like the delivery of a message.
 func (c *Ctx) SetTimer(name string, msg any) {
 	if c.failed {
 		return
