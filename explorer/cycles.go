@@ -1,5 +1,7 @@
 package explorer
 
+import "slices"
+
 // A path that returns to a state earlier on itself ends there, as a schedule whose
 // history is judged (docs/design-notes.md, "A schedule also ends where its path closes a
 // cycle"): with state caching, a system that never quiesces ends every path that way.
@@ -8,13 +10,11 @@ package explorer
 // state of an earlier step of the same path: the fingerprint covers the history, so the
 // cycle from there to s added nothing to it.
 func (e *engine) closesCycle(s *state) bool {
-	fp := s.fingerprint()
-	for _, on := range e.states[:len(e.states)-1] {
-		if on != nil && on.fingerprint() == fp {
-			return true
-		}
+	d := len(e.states) - 1
+	if len(e.fps) != d+1 {
+		return false // no caching: no revisit either
 	}
-	return false
+	return slices.Contains(e.fps[:d], e.fps[d])
 }
 
 // expandCycle explores every event of the state whose step closed a cycle, for a

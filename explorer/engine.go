@@ -74,6 +74,9 @@ type engine struct {
 	// habits are what deliveries have always sent, by receiver and content (sendsto.go),
 	// for stateful DPOR's SendsTo; nil for other searches.
 	habits map[uint64]sendsHabit
+	// fps are the fingerprints of the states of the path, with state caching: closesCycle
+	// looks a revisited state up among them.
+	fps []uint64
 	// answered holds the operations answered in some schedule so far, until every one
 	// has been (Stats.Answered); nil then.
 	answered map[model.RequestID]struct{}
@@ -588,6 +591,9 @@ func (e *engine) progress() {
 func (e *engine) push(s *state) bool {
 	d := len(e.states)
 	e.states = append(e.states, s)
+	if e.visited != nil {
+		e.fps = append(e.fps[:d], s.fingerprint())
+	}
 	if d < cap(e.nodes) {
 		e.nodes = e.nodes[:d+1]
 	} else {
@@ -655,6 +661,9 @@ func (e *engine) pop() {
 	d := len(e.states) - 1
 	e.states[d] = nil
 	e.states = e.states[:d]
+	if len(e.fps) > d {
+		e.fps = e.fps[:d]
+	}
 	e.nodes = e.nodes[:d]
 	e.idx = e.idx[:d]
 }
