@@ -6,24 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ravelmc/ravel/internal/buggysys"
 	"github.com/ravelmc/ravel/model"
-	"github.com/ravelmc/ravel/specs"
 )
-
-// deaf's handler matches a request of another input type than the harness's: it never
-// answers one.
-type deaf struct{ N int }
-
-func (d *deaf) Receive(ctx *model.Ctx, env model.Envelope) {
-	if m, ok := env.Msg.(model.Request[int]); ok {
-		ctx.Respond(m.ID, specs.WriteOK())
-	}
-}
 
 var deafSystem = System{Name: "deaf", Harnesses: []string{"w1r"}, Agents: 2,
 	Build: func(c Config) (model.System, error) {
-		return model.System{Name: "deaf", Actors: []model.Actor{&deaf{}, &deaf{}},
-			Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read()))}, nil
+		return buggysys.DeafSystem(), nil
 	}}
 
 // TestCheckSaysNoOperationWasAnswered: a clean check in which no operation was ever

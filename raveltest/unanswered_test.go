@@ -4,26 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ravelmc/ravel/internal/buggysys"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/raveltest"
 	"github.com/ravelmc/ravel/specs"
 	"github.com/ravelmc/ravel/workloads"
 )
-
-// deaf's handler matches a request of another input type than the harness's: it never
-// sees a request, and never answers one.
-type deaf struct{ N int }
-
-func (d *deaf) Receive(ctx *model.Ctx, env model.Envelope) {
-	if m, ok := env.Msg.(model.Request[int]); ok {
-		ctx.Respond(m.ID, specs.WriteOK())
-	}
-}
-
-func deafSystem() model.System {
-	return model.System{Name: "deaf", Actors: []model.Actor{&deaf{}, &deaf{}},
-		Harness: model.Clients(specs.Register(), model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read()))}
-}
 
 // TestNoAnswerFails: a system whose actors answer no request in any schedule has only
 // all-open histories, which any specification accepts: Check fails the test, saying so
@@ -32,7 +18,7 @@ func deafSystem() model.System {
 func TestNoAnswerFails(t *testing.T) {
 	for _, opts := range [][]raveltest.Option{nil, {raveltest.Workloads(workloads.Generator{Clients: 1, Ops: 1})}} {
 		r := &recorder{TB: t}
-		raveltest.Check(r, deafSystem(), append(opts, raveltest.Dir(t.TempDir()))...)
+		raveltest.Check(r, buggysys.DeafSystem(), append(opts, raveltest.Dir(t.TempDir()))...)
 		if len(r.errors) != 1 {
 			t.Fatalf("errors %q, want one", r.errors)
 		}
