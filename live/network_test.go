@@ -89,7 +89,11 @@ func TestPartitionAndDownCut(t *testing.T) {
 }
 
 // deliverAll plays a scheduler that delivers every held message until stop is closed.
-func deliverAll(nw *Network, stop chan struct{}) *sync.WaitGroup {
+func deliverAll(nw *Network, stop chan struct{}) *sync.WaitGroup { return deliverEach(nw, stop, nil) }
+
+// deliverEach is deliverAll calling seen, if not nil, with each message's sender before
+// delivering it.
+func deliverEach(nw *Network, stop chan struct{}, seen func(from int)) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -102,6 +106,9 @@ func deliverAll(nw *Network, stop chan struct{}) *sync.WaitGroup {
 			case <-time.After(5 * time.Millisecond):
 			}
 			for _, m := range nw.Held() {
+				if seen != nil {
+					seen(m.From)
+				}
 				nw.Deliver(m.ID)
 			}
 		}
@@ -334,25 +341,11 @@ func TestHTTPSenderPerConnection(t *testing.T) {
 	stop := make(chan struct{})
 	var froms []int
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-nw.Arrived():
-			case <-time.After(5 * time.Millisecond):
-			}
-			for _, m := range nw.Held() {
-				mu.Lock()
-				froms = append(froms, m.From)
-				mu.Unlock()
-				nw.Deliver(m.ID)
-			}
-		}
-	}()
+	wg := deliverEach(nw, stop, func(from int) {
+		mu.Lock()
+		froms = append(froms, from)
+		mu.Unlock()
+	})
 	c := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
 	req, _ := http.NewRequest("POST", "http://"+ic.Addr()+"/raft", strings.NewReader("x"))
 	req.Header.Set("X-From", "2")
