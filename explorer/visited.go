@@ -91,7 +91,16 @@ func cacheable(s dpor.Strategy, faulty bool) (dpor.Strategy, dpor.StateCacher, e
 
 // Fingerprint implements dpor.StatePath: the fingerprint of the state at the top of the
 // path.
-func (e *engine) Fingerprint() uint64 { return e.states[len(e.states)-1].fingerprint() }
+func (e *engine) Fingerprint() uint64 { return e.topFingerprint() }
+
+// topFingerprint is the fingerprint of the state on top of the path: kept by push with
+// state caching (fps), computed otherwise.
+func (e *engine) topFingerprint() uint64 {
+	if d := len(e.states) - 1; len(e.fps) == d+1 {
+		return e.fps[d]
+	}
+	return e.states[len(e.states)-1].fingerprint()
+}
 
 // visitKey is the visited set's key of a state with fingerprint fp under cache key key.
 func visitKey(fp, key uint64) uint64 { return model.Mix64(fp ^ model.Mix64(key+0x51ed27)) }
@@ -118,7 +127,7 @@ func (e *engine) visit() (bool, error) {
 	case e.early != nil:
 		fp = visitKey(e.earlyFP, 0)
 	case !keeper:
-		fp = visitKey(s.fingerprint(), e.cacher.CacheKey(e))
+		fp = visitKey(e.topFingerprint(), e.cacher.CacheKey(e))
 	}
 	isNew, err := e.visited.Add(fp)
 	if err != nil {
