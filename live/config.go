@@ -37,7 +37,7 @@ type Config struct {
 	Faults     FaultsConfig    `yaml:"faults"`
 	Iterations int             `yaml:"iterations"`
 	Seed       uint64          `yaml:"seed"`
-	Output     string          `yaml:"output"` // directory for every iteration's logs, history and events (ClearOutput empties it of an earlier session's)
+	Output     string          `yaml:"output"` // directory for every iteration's logs, history and events (see SetAsideOutput for an earlier session's)
 	// StopOnViolation ends the session at the first non-linearizable history.
 	StopOnViolation bool `yaml:"stop_on_violation"`
 	// KeepData (keep_data) is which iterations keep their nodes' data directories
@@ -57,6 +57,11 @@ type Config struct {
 	// Replay, when set, makes every iteration re-impose this recorded schedule (and use its
 	// seed and iteration number for the workload) instead of sampling.
 	Replay *Schedule `yaml:"-"`
+
+	// Earlier, when set, is what SetAsideOutput set aside of an earlier session: Run
+	// removes it once the first iteration's nodes are all healthy, and puts it back if
+	// they never are, so that a run that cannot start keeps the earlier results.
+	Earlier *Earlier `yaml:"-"`
 
 	// Dir is the directory relative paths of the command and output are taken from: the
 	// config file's directory when loaded with LoadConfig.

@@ -24,7 +24,7 @@ func (e *OutputInUseError) Error() string {
 	return fmt.Sprintf("output folder %s is in use by another ravel run (pid %d)", e.Dir, e.Pid)
 }
 
-// LockOutput takes cfg's output directory for this process, before ClearOutput: it
+// LockOutput takes cfg's output directory for this process, before SetAsideOutput: it
 // creates the directory if need be and the file LockName in it with this process's pid.
 // A lock held by a live process is refused with an *OutputInUseError (two sessions in
 // one directory would remove each other's iterations); a lock left by a process that

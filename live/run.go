@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -85,6 +84,9 @@ type FaultCounts struct {
 // driving the workload under the scheduler and the faults, stopping every process and
 // checking the history. logw receives one line per iteration. A *ConfigError is a bad
 // config (including a node that never becomes healthy); ctx's error is an interruption.
+// cfg.Earlier, when set, is removed once the first iteration's nodes are all healthy,
+// and put back when that iteration ends before (in place of what it wrote under the
+// same names).
 // Every process started is stopped before Run returns, whatever happens; the report
 // holds every iteration begun, the interrupted or failed one last.
 func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
@@ -104,6 +106,18 @@ func Run(ctx context.Context, cfg *Config, logw io.Writer) (*Report, error) {
 		}
 		ir, err := runIteration(ctx, cfg, filepath.Join(out, name), run)
 		rep.Iterations = append(rep.Iterations, ir)
+		if it == 0 {
+			// The earlier session's results go only once this one has started.
+			var eerr error
+			if ir.WorkloadStart > 0 {
+				eerr = cfg.Earlier.Remove()
+			} else {
+				eerr = cfg.Earlier.Restore()
+			}
+			if err == nil {
+				err = eerr
+			}
+		}
 		if err != nil {
 			return rep, err
 		}
@@ -139,53 +153,6 @@ func (cfg *Config) OutputDir() string {
 		return filepath.Join(cfg.Dir, cfg.Output)
 	}
 	return cfg.Output
-}
-
-// sessionDir matches the directories Run writes in the output directory: iter-NNN, and
-// replay-NNN in a replay.
-var sessionDir = regexp.MustCompile(`^(iter|replay)-[0-9]{3,}$`)
-
-// ErrOutputNotDir is ClearOutput's error for an output path that is not a directory.
-var ErrOutputNotDir = errors.New("not a directory")
-
-// ClearOutput readies cfg's output directory for a session, before Run: it returns an
-// error wrapping ErrOutputNotDir when the path exists and is not a directory, and
-// removes the directories an earlier session left there under the names this session
-// writes — iter-NNN, or replay-NNN for a replay (which leaves the iterations it may be
-// replaying alone) — so that the directory holds one session, not two mixed. Nothing
-// else is touched: no file, no symbolic link, no directory named otherwise. It returns
-// the names removed, in order.
-func ClearOutput(cfg *Config) ([]string, error) {
-	dir := cfg.OutputDir()
-	st, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil, nil
-	case err != nil:
-		return nil, fmt.Errorf("live: %w", err)
-	case !st.IsDir():
-		return nil, fmt.Errorf("%s: %w", dir, ErrOutputNotDir)
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("live: %w", err)
-	}
-	prefix := "iter-"
-	if cfg.Replay != nil {
-		prefix = "replay-"
-	}
-	var removed []string
-	for _, e := range entries {
-		name := e.Name()
-		if !e.IsDir() || !sessionDir.MatchString(name) || !strings.HasPrefix(name, prefix) {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
-			return removed, fmt.Errorf("live: %w", err)
-		}
-		removed = append(removed, name)
-	}
-	return removed, nil
 }
 
 func translator(cfg *Config) Translator {

@@ -37,7 +37,7 @@ Flags override the config:
 // before a violation was found.
 func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	// First thing: an interrupt while the config loads or an earlier run's output is
-	// removed (long for etcd's) must end the run as any other, exit 130, not kill it
+	// set aside must end the run as any other, exit 130, not kill it
 	// by the signal's default action (143), nor be lost when SIGINT was ignored.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -112,7 +112,9 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if runBeforeClear != nil {
 		runBeforeClear()
 	}
-	removed, err := live.ClearOutput(cfg)
+	// An earlier run's iterations are set aside, and removed only once this run's
+	// nodes are up: a run that cannot start them leaves the earlier results as they were.
+	earlier, err := live.SetAsideOutput(cfg)
 	switch {
 	case errors.Is(err, live.ErrOutputNotDir) && seen["out"]:
 		return exitUsage, usagef("run: --out %s: not a directory", *out)
@@ -120,14 +122,18 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitUsage, usagef("run: the config's output %s: not a directory", cfg.Output)
 	case err != nil:
 		return exitUsage, fmt.Errorf("run: %w", err)
-	case len(removed) > 0:
-		names := strings.Join(removed, " ")
-		if len(removed) > 3 {
-			names = fmt.Sprintf("%s … %s (%d directories)", removed[0], removed[len(removed)-1], len(removed))
+	case earlier != nil:
+		names := strings.Join(earlier.Names, " ")
+		if n := len(earlier.Names); n > 3 {
+			names = fmt.Sprintf("%s … %s (%d directories)", earlier.Names[0], earlier.Names[n-1], n)
 		}
-		fmt.Fprintf(stderr, "%s: run: removed what an earlier run left in %s: %s\n", c.name(), cfg.OutputDir(), names)
+		fmt.Fprintf(stderr, "%s: run: replacing what an earlier run left in %s: %s (kept if this run's nodes fail to start)\n", c.name(), cfg.OutputDir(), names)
 	}
+	cfg.Earlier = earlier
 	if ctx.Err() != nil {
+		if err := earlier.Restore(); err != nil {
+			return exitUsage, fmt.Errorf("run: %w", err)
+		}
 		fmt.Fprintf(stderr, "%s: run interrupted before its first iteration; nothing was started\n", c.name())
 		return exitInterrupted, nil
 	}
@@ -171,7 +177,8 @@ func (c *catalog) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	return exitOK, nil
 }
 
-// runBeforeClear, when set (by a test), is called just before the output is cleared.
+// runBeforeClear, when set (by a test), is called just before an earlier run's output
+// is set aside.
 var runBeforeClear func()
 
 // nothingChecked is the usage error of a session in which no iteration completed an

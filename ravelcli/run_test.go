@@ -213,10 +213,12 @@ func kvnodeConfig(t *testing.T, replace ...string) string {
 	return path
 }
 
-// TestRunOutputUsedBefore: ravel run removes the iter-NNN directories an earlier run
-// left in its output directory, says so in one line, and leaves anything else; an
-// --out that is a file is refused before anything starts. The stale directories used to
-// stay beside the new ones, and a file gave "unlinkat …/iter-000: not a directory".
+// TestRunOutputUsedBefore: ravel run sets aside the iter-NNN directories an earlier run
+// left in its output directory, says so in one line, and leaves anything else; here
+// the node exits at once, so they are put back. An --out that is a file is refused
+// before anything starts. The stale directories used to stay beside the new ones, a
+// file gave "unlinkat …/iter-000: not a directory", and a node that failed to start
+// lost the earlier run's results.
 func TestRunOutputUsedBefore(t *testing.T) {
 	path := writeConfig(t, "nodes:\n  count: 1\n  command: [/bin/sh, -c, 'exit 7']\n  start_timeout: 5s\noutput: out\n", "")
 	out := filepath.Join(filepath.Dir(path), "out")
@@ -235,7 +237,7 @@ func TestRunOutputUsedBefore(t *testing.T) {
 		wantStderr string
 		wantStdout bool
 	}{
-		{"stale iterations", []string{"run", path}, "run: removed what an earlier run left in " + out + ": iter-003 iter-004\n", true},
+		{"stale iterations", []string{"run", path}, "run: replacing what an earlier run left in " + out + ": iter-003 iter-004 (kept if this run's nodes fail to start)\n", true},
 		{"--out a file", []string{"run", "--out", file, path}, "run: --out " + file + ": not a directory", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -251,12 +253,7 @@ func TestRunOutputUsedBefore(t *testing.T) {
 			}
 		})
 	}
-	for _, name := range []string{"iter-003", "iter-004"} {
-		if _, err := os.Stat(filepath.Join(out, name)); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s: %v, want removed", name, err)
-		}
-	}
-	for _, name := range []string{"iter-000", "mine"} {
+	for _, name := range []string{"iter-000", "iter-003", "iter-004", "mine"} {
 		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
 			t.Errorf("%s: %v, want kept", name, err)
 		}
