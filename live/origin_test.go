@@ -13,9 +13,9 @@ import (
 )
 
 // TestRunTimeOrigins: events.txt counts from the iteration's start, the histories from
-// the workload's; events.txt marks the workload's start, and history.txt's header says
-// where it is in events.txt's time, so that an operation lines up with the faults
-// around it. Neither file said so, and the offset (seconds on etcd) had to be guessed.
+// the workload's; events.txt marks the workload's start, and history.txt's header and
+// schedule.json's workload_start_ms say where it is in events.txt's time, so that an
+// operation lines up with the faults around it. Neither file said so, and the offset (seconds on etcd) had to be guessed.
 func TestRunTimeOrigins(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
@@ -45,6 +45,13 @@ func TestRunTimeOrigins(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("events.txt has no workload start line:\n%s", ev)
+	}
+	sched, err := LoadSchedule(filepath.Join(ir.Dir, "schedule.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%.3fms", sched.WorkloadStartMs); got != at {
+		t.Errorf("schedule.json's workload_start_ms %s, want %s", got, at)
 	}
 	h, err := os.ReadFile(filepath.Join(ir.Dir, "history.txt"))
 	if err != nil {

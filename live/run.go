@@ -236,7 +236,7 @@ func runIteration(ctx context.Context, cfg *Config, dir string, run int) (ir Ite
 		ir.Leftover = Alive(ir.Started)
 		ir.Steps, ir.Faults, ir.Net = st.steps, st.faults, nw.Counts()
 		ir.Followed, ir.Diverged = st.followed, st.diverged
-		ir.Schedule = Schedule{Seed: seed, Run: run, Steps: st.executed, Startup: st.startupSteps()}
+		ir.Schedule = Schedule{Seed: seed, Run: run, Steps: st.executed, Startup: st.startupSteps(), WorkloadStartMs: millis(ir.WorkloadStart)}
 		ir.Duration = time.Since(t0)
 		if werr := writeEvents(ir.Dir, st.events, ir.Schedule); werr != nil && err == nil {
 			err = werr
@@ -352,6 +352,9 @@ func progressLine(run int, elapsed time.Duration, working bool, p progressSnap, 
 	return fmt.Sprintf("iteration %d: running for %s: %s steps, %s; messages %s intercepted, %s delivered; %s\n",
 		run, elapsed.Round(time.Second), n(int64(p.steps)), ops, n(int64(c.Intercepted)), n(int64(c.Delivered)), p.faults.Describe())
 }
+
+// millis is d in ms to the µs, as events.txt writes its times.
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // writePartialHistory saves the history of an interrupted iteration, unchecked: the
 // history files as a finished iteration has them, and a verdict.txt that says how to

@@ -93,6 +93,11 @@ type Schedule struct {
 	// recorded order, and holding all but the next recorded one kept etcd from ever
 	// electing a leader. (0 in files written before it was recorded.)
 	Startup int `json:"startup"`
+	// WorkloadStartMs is when the workload began, in ms since the iteration began:
+	// events.txt's times count from the iteration's start (its line "workload starts"
+	// is at this time), the histories' from the workload's. (0 when the workload never
+	// began, and in files written before it was recorded.)
+	WorkloadStartMs float64 `json:"workload_start_ms,omitempty"`
 }
 
 // stepOps are the operations a step may have.
