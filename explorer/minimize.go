@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/ravelmc/ravel/histories"
@@ -19,9 +20,12 @@ import (
 // for the original), so a step that only re-sent can go. Every candidate is replayed
 // from the initial state, so nothing carries over from the search, and the schedule
 // returned names the events it runs. Cancelling ctx stops it with the
-// smallest violating schedule found so far. v itself is not modified; it must not be
-// nil (Minimize panics on a nil v, as on any nil pointer).
+// smallest violating schedule found so far. v itself is not modified; a nil v is
+// refused with an error.
 func Minimize(ctx context.Context, sys model.System, v *Violation) (*Violation, error) {
+	if v == nil {
+		return nil, errors.New("explorer: Minimize: no violation to minimize (v is nil)")
+	}
 	x, err := newExecutor(&sys, false)
 	if err != nil {
 		return nil, err

@@ -63,11 +63,22 @@ type ravelLine struct {
 	Index *int `json:"index,omitempty"`
 }
 
+// canEncode refuses a codec without both Encode functions.
+func (c Codec[I, O]) canEncode() error {
+	if c.EncodeInput == nil || c.EncodeOutput == nil {
+		return fmt.Errorf("formats: codec %q lacks an Encode function (EncodeInput and EncodeOutput must both be set)", c.Spec)
+	}
+	return nil
+}
+
 // ReadRavel reads a history in Ravel's format, decoding inputs and outputs with codec.
 // Operations are returned in the order of the lines; an Open operation has Return 0 and
-// the zero Output. codec's Decode functions must be set: ReadRavel calls them, and
-// panics on a nil one (ravelcli.Spec refuses such a codec first).
+// the zero Output. A codec whose DecodeInput or DecodeOutput is nil is refused with an
+// error, before anything is read.
 func ReadRavel[I, O any](r io.Reader, name string, codec Codec[I, O]) ([]histories.Operation[I, O], error) {
+	if codec.DecodeInput == nil || codec.DecodeOutput == nil {
+		return nil, fmt.Errorf("formats: reading %s: codec %q lacks a Decode function (DecodeInput and DecodeOutput must both be set)", name, codec.Spec)
+	}
 	var ops []histories.Operation[I, O]
 	var lines []int // of each operation
 	sc := newLineScanner(r, name)
@@ -217,9 +228,12 @@ func jsonType(goType string) string {
 
 // WriteRavel writes ops in Ravel's format, one line each in the order given. Reading the
 // result back with ReadRavel gives ops again, except that an Open operation's Return and
-// Output, which mean nothing, come back as zero. codec's Encode functions must be set:
-// WriteRavel panics on a nil one.
+// Output, which mean nothing, come back as zero. A codec whose EncodeInput or
+// EncodeOutput is nil is refused with an error, before anything is written.
 func WriteRavel[I, O any](w io.Writer, ops []histories.Operation[I, O], codec Codec[I, O]) error {
+	if err := codec.canEncode(); err != nil {
+		return err
+	}
 	bw := bufio.NewWriter(w)
 	for _, op := range ops {
 		b, err := MarshalRavelOp(op, codec)
@@ -232,8 +246,12 @@ func WriteRavel[I, O any](w io.Writer, ops []histories.Operation[I, O], codec Co
 	return bw.Flush()
 }
 
-// MarshalRavelOp gives the line of Ravel's format for op, without the newline.
+// MarshalRavelOp gives the line of Ravel's format for op, without the newline. A codec
+// whose EncodeInput or EncodeOutput is nil is refused with an error.
 func MarshalRavelOp[I, O any](op histories.Operation[I, O], codec Codec[I, O]) ([]byte, error) {
+	if err := codec.canEncode(); err != nil {
+		return nil, err
+	}
 	type line struct {
 		Client int    `json:"client"`
 		Input  any    `json:"input"`

@@ -281,3 +281,37 @@ func fuzzRavel[I, O comparable](t *testing.T, in string, codec Codec[I, O]) {
 	}
 	roundTrip(t, ops, codec)
 }
+
+// TestRavelNilCodecFunc: a codec with a nil function is refused with an error naming
+// it, reading or writing. ReadRavel and WriteRavel used to panic (a nil dereference)
+// on the first line.
+func TestRavelNilCodecFunc(t *testing.T) {
+	ops := []histories.Operation[specs.RegisterInput, specs.RegisterOutput]{{Client: 0, Call: 1, Return: 2}}
+	var line bytes.Buffer
+	if err := WriteRavel(&line, ops, RegisterCodec()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		unset func(c *Codec[specs.RegisterInput, specs.RegisterOutput])
+	}{
+		{"EncodeInput", func(c *Codec[specs.RegisterInput, specs.RegisterOutput]) { c.EncodeInput = nil }},
+		{"EncodeOutput", func(c *Codec[specs.RegisterInput, specs.RegisterOutput]) { c.EncodeOutput = nil }},
+		{"DecodeInput", func(c *Codec[specs.RegisterInput, specs.RegisterOutput]) { c.DecodeInput = nil }},
+		{"DecodeOutput", func(c *Codec[specs.RegisterInput, specs.RegisterOutput]) { c.DecodeOutput = nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			codec := RegisterCodec()
+			tc.unset(&codec)
+			var err error
+			if strings.HasPrefix(tc.name, "Encode") {
+				err = WriteRavel(&bytes.Buffer{}, ops, codec)
+			} else {
+				_, err = ReadRavel(bytes.NewReader(line.Bytes()), "h.jsonl", codec)
+			}
+			if err == nil || !strings.Contains(err.Error(), "lacks") {
+				t.Errorf("error %v, want one saying the codec lacks a function", err)
+			}
+		})
+	}
+}
