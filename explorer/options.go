@@ -64,9 +64,12 @@ type Options struct {
 	// (dpor.StateCacher); Run refuses the others.
 	StateCaching bool
 	// VisitedMem bounds the memory of the visited set in bytes; beyond it, fingerprints
-	// spill to disk in VisitedDir (a temporary directory when empty). 0 means
-	// DefaultVisitedMem.
+	// spill to disk in VisitedDir. 0 means DefaultVisitedMem.
 	VisitedMem int64
+	// VisitedDir is the directory the visited set spills to, with StateCaching: the
+	// system's temporary directory when empty. Run creates it if need be, and a
+	// subdirectory of its own in it (removed at the end), and reports one it cannot
+	// use before the search starts (docs/visited-states.md).
 	VisitedDir string
 	// CanonicalStates, with StateCaching, makes a state's fingerprint cover the canonical
 	// form of its history — the operations, their outputs, the ones open, and which
@@ -93,7 +96,7 @@ type Options struct {
 	OnSchedule func(*ScheduleEnd)
 	// Progress, when set, is called about every ProgressEvery with the statistics so far.
 	Progress func(Stats)
-	// ProgressEvery is the interval between Progress calls; 0 is one second.
+	// ProgressEvery is the interval between Progress calls; 0 (or less) is one second.
 	ProgressEvery time.Duration
 	// Checkpoint, when its Dir is set, keeps the search resumable after a kill
 	// (Checkpointing).

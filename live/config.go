@@ -126,8 +126,7 @@ type WorkloadConfig struct {
 	// clients stop (a write or compare-and-set in flight is open, a read in flight left
 	// out, as at op_timeout), and the iteration's line says it was cut and after how many
 	// of its operations.
-	Iteration  time.Duration `yaml:"iteration_timeout"`
-	ReadsLocal bool          `yaml:"-"`
+	Iteration time.Duration `yaml:"iteration_timeout"`
 }
 
 // SchedulerConfig is the scheduler and its parameters.
@@ -150,8 +149,9 @@ type FaultsConfig struct {
 	Drop        int     `yaml:"drop"`      // messages dropped
 	Crash       int     `yaml:"crash"`     // node crashes (each restarted later)
 	Partition   int     `yaml:"partition"` // partitions (each healed later)
-	// Restart (restart_after) is the longest a crashed node stays down: a restart is also
-	// a fault a step may draw, so it may come sooner.
+	// Restart (restart_after) is the longest a crashed node stays down (default 100ms
+	// when crashes are budgeted): a restart is also a fault a step may draw, so it may
+	// come sooner.
 	Restart time.Duration `yaml:"restart_after"`
 	// Heal (heal_after) is the longest a partition lasts (default 1s when partitions are
 	// budgeted): a heal is also a fault a step may draw, so it may come sooner. Without

@@ -83,10 +83,25 @@ type Network struct {
 	counts  Counts
 }
 
-// Counts are the network's totals. Held counts the messages still held when the network
-// was closed (at the end of an iteration), which are neither delivered nor lost by a fault.
+// Counts are the network's totals.
 type Counts struct {
-	Intercepted, Delivered, Dropped, Cut, Refused, Held int
+	// Intercepted counts the peer messages the interceptors caught; each of them is
+	// then counted in one of Delivered, Dropped, Cut and Held.
+	Intercepted int
+	// Delivered counts the messages forwarded to their receiver.
+	Delivered int
+	// Dropped counts the messages lost by the scheduler's drop fault.
+	Dropped int
+	// Cut counts the messages lost without a drop fault: a partition separated sender
+	// and receiver, or the receiver was down, when the message arrived or when it was
+	// due; or its sender gave up on it (the connection closed) while it was held.
+	Cut int
+	// Refused counts the requests a translator answered itself without holding them
+	// (etcd's stream requests): not messages, and not in Intercepted.
+	Refused int
+	// Held counts the messages still held when the network was closed (at the end of an
+	// iteration), neither delivered nor lost by a fault.
+	Held int
 }
 
 // NewNetwork returns the network of n nodes, whole and all up.

@@ -35,22 +35,24 @@ type Report struct {
 
 // IterationReport is one iteration: its history's verdict, its counts and its files.
 type IterationReport struct {
-	Run     int
-	Verdict wgl.Verdict
-	Ops     int // operations in the history
-	Open    int // of which open (timed out or unknown outcome)
+	Run     int         // the iteration's number (in a replay, the replayed one's)
+	Verdict wgl.Verdict // the history's, Unknown when unchecked (an error, an interruption)
+	Ops     int         // operations in the history
+	Open    int         // of which open (timed out or unknown outcome)
 	// LeftOut is the operations issued but left out of the history, having certainly
 	// had no effect: reads that did not answer, operations the service refused.
 	LeftOut  int
-	Steps    int // scheduler steps (deliveries and faults)
-	Net      Counts
-	Faults   FaultCounts
-	Duration time.Duration
-	Dir      string
-	Started  []int // pids of every process the iteration started
-	Leftover []int // of those, any alive after the iteration (must be none)
+	Steps    int           // scheduler steps (deliveries and faults)
+	Net      Counts        // the messages of the iteration's network
+	Faults   FaultCounts   // the faults injected
+	Duration time.Duration // from the iteration's start to its end, check included
+	Dir      string        // the iteration's directory, OUTPUT/iter-NNN (replay-NNN)
+	Started  []int         // pids of every process the iteration started
+	Leftover []int         // of those, any alive after the iteration (must be none)
+	// Result is the linearizability check of History (for a violation, the failing key
+	// as Result.Partition); Verdict is its verdict.
 	Result   wgl.Result
-	History  []Op
+	History  []Op     // the operations, in the order they were recorded
 	Schedule Schedule // the steps executed
 	// Followed and Diverged count, in a replay, the recorded steps re-imposed and those
 	// skipped because their message never showed up.

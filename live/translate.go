@@ -31,7 +31,9 @@ type HTTP struct {
 	MaxBody int64
 }
 
-// HeaderSender is a Sender reading the node index (0, 1, …) from header name.
+// HeaderSender returns a function for HTTP.Sender that reads the sending node's index
+// (0, 1, …) from the request's header name: -1 (unknown) when the header is missing or
+// does not start with an integer.
 func HeaderSender(name string) func(r *http.Request) int {
 	return func(r *http.Request) int {
 		var i int

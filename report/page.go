@@ -13,14 +13,19 @@ import (
 // Page is everything the HTML report draws: the history as operations, the schedule as
 // deliveries, each tied to the other, and the actors' states after every step.
 type Page struct {
-	Title   string      `json:"title"`
-	Verdict string      `json:"verdict"`
-	Stats   [][2]string `json:"stats"`
+	Title   string `json:"title"`   // the page's heading and <title>
+	Verdict string `json:"verdict"` // the verdict line under the title, as given
+	// Stats are the run's statistics, drawn as a table of label and value.
+	Stats [][2]string `json:"stats"`
 	// Lifelines are the clients, then the actors, by name.
-	Lifelines []string   `json:"lifelines"`
-	Clients   int        `json:"clients"`
-	Ops       []PageOp   `json:"ops"`
-	Steps     []PageStep `json:"steps"`
+	Lifelines []string `json:"lifelines"`
+	// Clients is how many of Lifelines are clients (the first ones).
+	Clients int `json:"clients"`
+	// Ops are the history's operations (a schedule's in the order of their calls, a
+	// recorded history's in its order); PageStep.Ops refers to them by index.
+	Ops []PageOp `json:"ops"`
+	// Steps are the schedule's steps, in order (none for a recorded history).
+	Steps []PageStep `json:"steps"`
 	// Initial are the actors' states before the first step (explorer.DescribeActor).
 	Initial []string `json:"initial"`
 	// Events is the number of events of the history.
@@ -40,13 +45,18 @@ type Page struct {
 
 // PageOp is one operation of the history.
 type PageOp struct {
-	Client int    `json:"client"`
-	Label  string `json:"label"`
-	Output string `json:"output"`
-	// Call and Return are event indices; Return is -1 for an open operation.
+	Client int    `json:"client"` // the client's index, its lifeline
+	Label  string `json:"label"`  // the input, as the specification writes it: "Write(1)"
+	Output string `json:"output"` // the output, as the specification writes it; "" when open
+	// Call and Return place the operation on the page's time axis: the indices of its
+	// call and return events in the history for a schedule's page (NewPage), their
+	// ranks among the history's call and return times for a recorded history's
+	// (NewHistoryPage). Return is -1 for an open operation.
 	Call, Return int `json:"-"`
-	CallAt       int `json:"call"`
-	ReturnAt     int `json:"ret"`
+	// CallAt and ReturnAt hold the same values as Call and Return: they are the fields
+	// the page's script reads (JSON "call" and "ret").
+	CallAt   int `json:"call"`
+	ReturnAt int `json:"ret"`
 	// CallStep and ReturnStep are the steps that invoked and answered it (0: the start,
 	// -1: never answered).
 	CallStep   int `json:"callStep"`
@@ -59,14 +69,14 @@ type PageOp struct {
 	Expected string `json:"expected,omitempty"`
 }
 
-// PageStep is one delivery.
+// PageStep is one step of the schedule: a delivery, a timer or a fault.
 type PageStep struct {
-	N     int    `json:"n"`
-	From  int    `json:"from"` // lifeline index
-	To    int    `json:"to"`
-	Kind  string `json:"kind"`
-	Msg   string `json:"msg"`
-	Fault bool   `json:"fault"`
+	N     int    `json:"n"`     // the step's number, from 1
+	From  int    `json:"from"`  // lifeline index of the sender
+	To    int    `json:"to"`    // lifeline index of the receiver
+	Kind  string `json:"kind"`  // the step's kind (dpor.EventKind's String)
+	Msg   string `json:"msg"`   // the message, timer or fault, described as the text schedule does
+	Fault bool   `json:"fault"` // the step is a fault (a drop, a crash, …), not a delivery
 	// Ops are the operations this step invoked or answered.
 	Ops []int `json:"ops"`
 	// States are the actors' states after the step (explorer.DescribeActor).
