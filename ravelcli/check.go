@@ -32,6 +32,7 @@ type checkFlags struct {
 	maxStates    int64
 	maxDepth     int
 	agents       int
+	agentsAre    string // the system's word for agents (systems.Entry.AgentsAre), "" for "agents"
 	seed         int64
 	json         bool
 	out          string
@@ -155,13 +156,14 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if f.harness == "" {
 		f.harness = entry.Harnesses[0]
 	}
-	ef := exploreFlags{maxSchedules: f.maxSchedules, maxDepth: f.maxDepth, agents: f.agents, retries: f.retries, delays: f.delays, dependence: f.dependence}
+	ef := exploreFlags{maxSchedules: f.maxSchedules, maxDepth: f.maxDepth, agents: f.agents, retries: f.retries, delays: f.delays, dependence: f.dependence, zeroAgents: entry.ZeroAgents}
 	if err := ef.validate("check", fs); err != nil {
 		return 0, err
 	}
-	if f.agents == 0 {
+	if f.agents == 0 && !(entry.ZeroAgents && flagGiven(fs, "agents")) {
 		f.agents = entry.Agents
 	}
+	f.agentsAre = entry.AgentsAre
 	if f.retries < 0 {
 		f.retries = entry.Retries
 	}
@@ -347,6 +349,7 @@ func searchHint(r checkReport) string {
 func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res *explorer.Result, runErr error, f checkFlags, memory *memoryJSON) (int, error) {
 	info.Clients = report.Clients(sys) // what the harness does, for replay to check
 	report := newCheckReport(info, res, sys)
+	report.agentsAre = f.agentsAre
 	report.Memory = memory
 	report.prog = f.prog
 	report.ReflectiveCopies, report.reflective = snapshot.Mode{Reflective: f.reflective}.ReflectiveCopies(sys.Actors), f.reflective
@@ -550,7 +553,7 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 	if r.Delays != nil {
 		fmt.Fprintf(w, "  delays %d", *r.Delays)
 	}
-	fmt.Fprintf(w, "  agents %d  seed %d", r.Agents, r.Seed)
+	fmt.Fprintf(w, "  %s %d  seed %d", cmp.Or(r.agentsAre, "agents"), r.Agents, r.Seed)
 	if faults := r.Faults.Describe(); faults != "" {
 		fmt.Fprintf(w, "  %s", faults)
 	}

@@ -41,12 +41,15 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if len(pos) != 1 {
 		return 0, usagef("explore needs exactly one system (valid: %s), got %d arguments", c.validNames(), len(pos))
 	}
-	if err := (exploreFlags{agents: *agents, retries: retries}).validate("explore", fs); err != nil {
-		return 0, err
-	}
 	entry, err := c.lookup(pos[0])
 	if err != nil {
 		return 0, usagef("explore: %v", err)
+	}
+	if err := (exploreFlags{agents: *agents, retries: retries, zeroAgents: entry.ZeroAgents}).validate("explore", fs); err != nil {
+		return 0, err
+	}
+	if *agents == 0 && entry.ZeroAgents && !flagGiven(fs, "agents") {
+		*agents = -1 // the system's default: for it, 0 is no agents
 	}
 	sys, err := entry.New(Config{Harness: *harness, Agents: *agents, Retries: retries})
 	if err != nil {

@@ -2,6 +2,7 @@ package ravelcli
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 // or the statistics alone when none was found.
 func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer.Result) error {
 	stats := [][2]string{
-		{"system", r.System}, {"harness", r.Harness}, {"strategy", r.Strategy}, {"agents", fmt.Sprint(r.Agents)}, {"seed", fmt.Sprint(r.Seed)},
+		{"system", r.System}, {"harness", r.Harness}, {"strategy", r.Strategy}, {cmp.Or(r.agentsAre, "agents"), fmt.Sprint(r.Agents)}, {"seed", fmt.Sprint(r.Seed)},
 		{"complete", fmt.Sprint(r.Complete)}, {"schedules", report.Thousands(r.Schedules)}, {"steps", report.Thousands(r.Steps)},
 		{"unique histories", report.Thousands(r.HistoriesUnique)}, {"non-linearizable histories", report.Thousands(r.Nonlinearizable)},
 		{"total time", seconds(r.TotalSeconds)},

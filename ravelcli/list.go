@@ -103,10 +103,15 @@ order, sent to the agent shown (a timeout retries at the next one).`
 func listSystem(e System, stdout io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", e.Name, e.Summary)
-	fmt.Fprintf(&b, "agents: %d by default; accepted: %s\n", e.Agents, agentRanges(e))
-	fmt.Fprintf(&b, "harnesses (the first is the default), with %s:\n", plural(e.Agents, "agent"))
+	if e.AgentsAre != "" {
+		fmt.Fprintf(&b, "%s (--agents): %d by default; accepted: %s\n", e.AgentsAre, e.Agents, agentRanges(e))
+		fmt.Fprintf(&b, "harnesses (the first is the default), with %s %d:\n", e.AgentsAre, e.Agents)
+	} else {
+		fmt.Fprintf(&b, "agents: %d by default; accepted: %s\n", e.Agents, agentRanges(e))
+		fmt.Fprintf(&b, "harnesses (the first is the default), with %s:\n", plural(e.Agents, "agent"))
+	}
 	for _, h := range e.Harnesses {
-		sys, err := e.New(systems.Config{Harness: h, Retries: -1})
+		sys, err := e.New(systems.Config{Harness: h, Agents: e.Agents, Retries: -1})
 		if err != nil {
 			fmt.Fprintf(&b, "  %s\tcannot be built with the default agents: %v\n", h, err)
 			continue
@@ -133,8 +138,8 @@ func listSystem(e System, stdout io.Writer) error {
 	return err
 }
 
-// agentRanges is the numbers of agents, 1 to explorer.MaxActors, that e builds with, as
-// ranges ("3", "1–48", "1–20, 22–30").
+// agentRanges is the numbers of agents, 1 (0 with ZeroAgents) to explorer.MaxActors,
+// that e builds with, as ranges ("3", "1–48", "1–20, 22–30").
 func agentRanges(e System) string {
 	var parts []string
 	start := -1
@@ -148,7 +153,11 @@ func agentRanges(e System) string {
 		}
 		start = -1
 	}
-	for n := 1; n <= explorer.MaxActors; n++ {
+	from := 1
+	if e.ZeroAgents {
+		from = 0
+	}
+	for n := from; n <= explorer.MaxActors; n++ {
 		if _, err := e.New(systems.Config{Agents: n, Retries: -1}); err != nil {
 			flush(n - 1)
 		} else if start < 0 {
@@ -157,7 +166,7 @@ func agentRanges(e System) string {
 	}
 	flush(explorer.MaxActors)
 	if len(parts) == 0 {
-		return "none from 1 to " + strconv.Itoa(explorer.MaxActors)
+		return fmt.Sprintf("none from %d to %d", from, explorer.MaxActors)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -25,7 +25,10 @@ type checkReport struct {
 	runInfo
 	// copyEach is what one reflective copy of an actor took, as the search's timed
 	// copies estimate it (explorer.Stats.CopyTime), for copyHint; 0 when none was timed.
-	copyEach        time.Duration
+	copyEach time.Duration
+	// agentsAre is what the text and HTML reports call Agents: "agents", or the
+	// system's own word (systems.Entry.AgentsAre: microbench's "k").
+	agentsAre       string
 	Complete        bool  `json:"complete"`
 	Interrupted     bool  `json:"interrupted"`
 	Schedules       int64 `json:"schedules"`

@@ -13,10 +13,13 @@ import (
 type exploreFlags struct {
 	maxSchedules int64
 	maxDepth     int
-	agents       int // 0: the system's default
-	retries      int // -1: the system's default
-	delays       int
-	dependence   string
+	agents       int // 0: the system's default, unless given with zeroAgents
+	// zeroAgents says the one system the command runs takes --agents 0
+	// (systems.Entry.ZeroAgents: microbench, whose --agents is k).
+	zeroAgents bool
+	retries    int // -1: the system's default
+	delays     int
+	dependence string
 }
 
 // validate checks the values of f; fs tells which flags were given explicitly (a flag
@@ -30,7 +33,7 @@ func (f exploreFlags) validate(cmd string, fs *flag.FlagSet) error {
 	case f.maxDepth < 0:
 		return usagef("%s: --max-depth must be 0 (no limit) or positive, got %d", cmd, f.maxDepth)
 	}
-	if err := validAgents(cmd, f.agents, set["agents"]); err != nil {
+	if err := validAgents(cmd, f.agents, set["agents"], f.zeroAgents); err != nil {
 		return err
 	}
 	switch {
@@ -43,10 +46,13 @@ func (f exploreFlags) validate(cmd string, fs *flag.FlagSet) error {
 }
 
 // validAgents checks --agents n, given explicitly or left at 0 (the system's default):
-// check, bench, deps and explore refuse the same counts in the same words.
-func validAgents(cmd string, n int, given bool) error {
+// check, bench, deps and explore refuse the same counts in the same words. zero says
+// the system takes 0 (systems.Entry.ZeroAgents).
+func validAgents(cmd string, n int, given, zero bool) error {
 	switch {
-	case n < 0 || given && n == 0:
+	case n < 0 && zero:
+		return usagef("%s: --agents must be at least 0, got %d", cmd, n)
+	case n < 0 || given && n == 0 && !zero:
 		return usagef("%s: --agents must be at least 1, got %d", cmd, n)
 	case n > explorer.MaxActors:
 		return usagef("%s: --agents %d is more than the %d actors a system may have (%s)", cmd, n, explorer.MaxActors, explorer.MaxActorsWhy)
@@ -82,4 +88,11 @@ func (v systemInt) Set(s string) error {
 	}
 	*v.p = n
 	return nil
+}
+
+// flagGiven reports whether the flag name was given on fs's command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }

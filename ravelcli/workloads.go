@@ -1,6 +1,7 @@
 package ravelcli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -131,7 +132,7 @@ func checkWorkloads(ctx context.Context, stdout, stderr io.Writer, sys model.Sys
 			return 0, err
 		}
 	} else {
-		fmt.Fprintf(stdout, "ravel check %s  workloads %s  strategy %s  agents %d  seed %d\n", info.System, spec, info.Strategy, info.Agents, info.Seed)
+		fmt.Fprintf(stdout, "ravel check %s  workloads %s  strategy %s  %s %d  seed %d\n", info.System, spec, info.Strategy, cmp.Or(f.agentsAre, "agents"), info.Agents, info.Seed)
 		generated := plural(len(ws), "workload") + " generated"
 		if strings.Contains(f.workloads, "#") {
 			generated = "1 workload, selected by name"

@@ -28,15 +28,24 @@ type Entry struct {
 	Harnesses []string
 	// Agents is the default number of agents.
 	Agents int
+	// AgentsAre, when set, is what Agents counts in a system whose --agents is not its
+	// number of agents, a short name the reports print in place of "agents" (microbench:
+	// "k", its non-racy chains).
+	AgentsAre string
+	// ZeroAgents says the system also runs with Agents 0 (microbench with no non-racy
+	// chain). For such a system New takes Config.Agents 0 as 0, and fills in the default
+	// only for a negative Agents; for the others, 0 is the default and the least
+	// accepted is 1.
+	ZeroAgents bool
 	// Retries is the default retry limit, for systems that retry (0: they do not).
 	Retries int
 	// Build builds the system for a Config whose defaults are filled in already: New,
-	// which the command line calls, replaces an empty Harness, zero Agents and negative
-	// Retries by the Entry's before calling Build. So Build reads the Config as it is —
-	// Retries 0 is "no retries", as `--retries 0` asks — and needs no defaults of its
-	// own; call New, not Build, to get them. Build fails, with a message naming the valid
-	// choices, on an unknown harness or a bad parameter (Agents the system cannot run
-	// with, say).
+	// which the command line calls, replaces an empty Harness, zero Agents (negative
+	// with ZeroAgents) and negative Retries by the Entry's before calling Build. So Build
+	// reads the Config as it is — Retries 0 is "no retries", as `--retries 0` asks — and
+	// needs no defaults of its own; call New, not Build, to get them. Build fails, with a
+	// message naming the valid choices, on an unknown harness or a bad parameter (Agents
+	// the system cannot run with, say).
 	Build func(Config) (model.System, error)
 }
 
@@ -44,16 +53,19 @@ type Entry struct {
 // defaults its zero values and negative Retries stand for; Build sees them filled.
 type Config struct {
 	Harness string // the harness; "" is the Entry's first, in New
-	Agents  int    // the number of agents; 0 is the Entry's default, in New
+	// Agents is the number of agents; 0 is the Entry's default, in New (a negative
+	// one for an Entry with ZeroAgents, which takes 0 as 0).
+	Agents int
 	// Retries is the retry limit, for systems that retry: 0 is none; negative is the
 	// Entry's default, in New. Systems that do not retry ignore it.
 	Retries int
 }
 
-// New builds e with cfg, filling in e's defaults for an empty harness, zero agents and
-// negative retries, and validates the system Build returns. An Entry with no Harnesses
-// and no cfg.Harness is an error. A Build that panics is a bug in it: New returns the
-// panic as an error, saying where, instead of passing it on.
+// New builds e with cfg, filling in e's defaults for an empty harness, zero agents
+// (negative with ZeroAgents) and negative retries, and validates the system Build
+// returns. An Entry with no Harnesses and no cfg.Harness is an error. A Build that
+// panics is a bug in it: New returns the panic as an error, saying where, instead of
+// passing it on.
 func (e Entry) New(cfg Config) (sys model.System, err error) {
 	if cfg.Harness == "" && len(e.Harnesses) == 0 {
 		return model.System{}, fmt.Errorf("system %q names no harness (Harnesses lists them, the default first)", e.Name)
@@ -66,7 +78,7 @@ func (e Entry) New(cfg Config) (sys model.System, err error) {
 	if cfg.Harness == "" {
 		cfg.Harness = e.Harnesses[0]
 	}
-	if cfg.Agents == 0 {
+	if e.ZeroAgents && cfg.Agents < 0 || !e.ZeroAgents && cfg.Agents == 0 {
 		cfg.Agents = e.Agents
 	}
 	if cfg.Retries < 0 {
@@ -191,10 +203,12 @@ var catalog = []Entry{
 		Build:     func(c Config) (model.System, error) { return leader.NewBuggy(c.Agents, c.Harness) },
 	},
 	{
-		Name:      "microbench",
-		Summary:   "Ozkan et al. 2019's sampler micro-benchmark (docs/samplers.md): racy chains A, B, C of length L on N, started by Write(0), Write(1), Write(2); --agents is k, the non-racy chains; harness bug<1|2>-L<n>",
-		Harnesses: microbench.HarnessNames,
-		Agents:    1,
+		Name:       "microbench",
+		Summary:    "Ozkan et al. 2019's sampler micro-benchmark (docs/samplers.md): racy chains A, B, C of length L on N, started by Write(0), Write(1), Write(2); --agents is k, the non-racy chains; harness bug<1|2>-L<n>",
+		Harnesses:  microbench.HarnessNames,
+		Agents:     1,
+		AgentsAre:  "k",
+		ZeroAgents: true,
 		Build: func(c Config) (model.System, error) {
 			bug, L, err := microbench.ParseHarness(c.Harness)
 			if err != nil {

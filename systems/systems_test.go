@@ -32,3 +32,32 @@ func TestNewFillsDefaults(t *testing.T) {
 		t.Errorf("Build got %v, want %v", got, want)
 	}
 }
+
+// TestNewZeroAgents: an Entry with ZeroAgents builds with Agents 0 as asked and fills
+// in its default for a negative Agents; one without fills it in for 0. microbench
+// (--agents is k, and k = 0 is a benchmark) used to get k = 1 for 0.
+func TestNewZeroAgents(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		zero   bool
+		agents int
+		want   int
+	}{
+		{"zero agents, 0", true, 0, 0},
+		{"zero agents, negative", true, -1, 3},
+		{"zero agents, 2", true, 2, 2},
+		{"default, 0", false, 0, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := -100
+			e := Entry{Name: "x", Harnesses: []string{"h"}, Agents: 3, ZeroAgents: tc.zero, Build: func(c Config) (model.System, error) {
+				got = c.Agents
+				return model.System{}, nil
+			}}
+			e.New(Config{Agents: tc.agents})
+			if got != tc.want {
+				t.Errorf("Build got Agents %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
