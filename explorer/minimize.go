@@ -5,12 +5,17 @@ import (
 	"strings"
 
 	"github.com/ravelmc/ravel/histories"
+	"github.com/ravelmc/ravel/internal/panicsite"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/wgl"
 )
 
 // Minimize shrinks the schedule of v, a violation found on sys, and returns the shrunk
-// violation: fewer faults, operations and deliveries, still a violation of the same kind.
+// violation: fewer faults, operations and deliveries, still a violation of the same kind
+// — and, for a panic, one at the same site: a shorter schedule that panics elsewhere (in
+// another handler, or at another line of the same one) is another bug, and a person
+// debugging wants the one the search found, so it is not kept. The shrunk violation's
+// message, stack and final state are those of its own schedule's replay.
 // It runs delta debugging over the schedule (Zeller and Hildebrandt, "Simplifying and
 // isolating failure-inducing input", TSE 2002), then removes single events until removing
 // any one more loses the violation or makes the schedule invalid (an event not enabled
@@ -33,6 +38,7 @@ func Minimize(ctx context.Context, sys model.System, v *Violation) (*Violation, 
 type minimizer struct {
 	x       *executor
 	kind    string
+	site    string // a panic's site (panicsite.InStack): a candidate must panic there too
 	replays int
 	like    map[uint64]uint64 // an event's ID to its Content, for stand-ins (replay)
 }
@@ -46,10 +52,10 @@ func (m *minimizer) try(ids []uint64) *Execution {
 		return nil
 	}
 	if m.kind != "nonlinearizable" {
-		if strings.HasPrefix(ex.Failure, m.kind+": ") {
-			return ex
+		if !strings.HasPrefix(ex.Failure, m.kind+": ") || m.site != "" && panicsite.InStack(ex.Stack) != m.site {
+			return nil
 		}
-		return nil
+		return ex
 	}
 	if ex.Failure != "" {
 		return nil
@@ -62,7 +68,7 @@ func (m *minimizer) try(ids []uint64) *Execution {
 }
 
 func minimize(ctx context.Context, x *executor, v *Violation) *Violation {
-	m := &minimizer{x: x, kind: v.Kind, like: map[uint64]uint64{}}
+	m := &minimizer{x: x, kind: v.Kind, site: panicsite.InStack(v.Stack), like: map[uint64]uint64{}}
 	ids := make([]uint64, len(v.Steps))
 	for i, s := range v.Steps {
 		ids[i] = s.ID
@@ -119,7 +125,10 @@ func minimize(ctx context.Context, x *executor, v *Violation) *Violation {
 	out.Events = best.Events
 	out.Fingerprint = best.Fingerprint
 	if best.Failure != "" {
+		// The kept schedule's own failure: its message may differ from the one found
+		// (other values), and its stack is the one its schedule ends in (probe M7).
 		out.Message = strings.TrimPrefix(best.Failure, v.Kind+": ")
+		out.Stack = best.Stack
 	}
 	out.OriginalSteps = len(v.Steps)
 	out.MinimizeReplays = m.replays
