@@ -69,11 +69,16 @@ func (c *catalog) cmdReplay(args []string, stdout, stderr io.Writer) (int, error
 		return 0, usagef("replay: %s: %v", path, err)
 	}
 	sys, harness, ex := pick.sys, pick.harness, pick.ex
-	fmt.Fprintf(stdout, "ravel replay %s  (%s, %s, agents %d): %s\n", path, vf.Run.System, replayedClients(vf, harness), vf.Run.Agents, plural(len(ex.Steps), "step"))
+	faults := ""
+	if d := vf.Run.Faults.Describe(); d != "" {
+		// The budgets the file was found under, as check's header names them (probe M3).
+		faults = ", " + d
+	}
+	fmt.Fprintf(stdout, "ravel replay %s  (%s, %s, agents %d%s): %s\n", path, vf.Run.System, replayedClients(vf, harness), vf.Run.Agents, faults, plural(len(ex.Steps), "step"))
 	fmt.Fprintf(stdout, "\n%s", report.TextMode(&sys, ex.Steps, ex.Events, vf.Run.Reflective))
 	code, err := replayVerdict(stdout, &sys, vf, path, ex, note)
 	if html != "" {
-		if herr := writeReplayHTML(html, &sys, path, ex, vf.Run.Reflective); herr != nil {
+		if herr := writeReplayHTML(html, &sys, path, vf, harness, ex); herr != nil {
 			// Told after the verdict, which keeps its exit status (lateFailure).
 			herr = fmt.Errorf("replay: --html: %w", herr)
 			if err != nil {
