@@ -187,7 +187,7 @@ func withoutFault(steps []Delivery, i int) []uint64 {
 	return ids
 }
 
-// ids4 are the event identities of steps.
+// stepIDs returns the event identities of steps.
 func stepIDs(steps []Delivery) []uint64 {
 	ids := make([]uint64, len(steps))
 	for i, s := range steps {
