@@ -17,8 +17,15 @@ type RequestID struct {
 	Seq    int
 }
 
-// String names the operation: "c0.1" is client c0's second operation.
-func (r RequestID) String() string { return r.Client.String() + "." + strconv.Itoa(r.Seq) }
+// String names the operation: "c0.1" is client c0's second operation. The zero
+// RequestID, which names no operation (an actor's request field before any request), is
+// "none", not "n0.0" (probe M5).
+func (r RequestID) String() string {
+	if r == (RequestID{}) {
+		return "none"
+	}
+	return r.Client.String() + "." + strconv.Itoa(r.Seq)
+}
 
 // Before orders requests by client — c0, c1, … (client IDs are negative, so the larger
 // ID comes first) — then by sequence number.

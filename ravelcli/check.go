@@ -667,16 +667,21 @@ func printCheck(w io.Writer, sys *model.System, r checkReport, res *explorer.Res
 		v = &trimmed
 	}
 	fmt.Fprintln(w)
+	in, where := fmt.Sprintf("in schedule %d", v.Schedule), fmt.Sprintf("schedule %d", v.Schedule)
+	if len(v.Steps) == 0 {
+		// Not "schedule 1": nothing was scheduled (probe M6).
+		in, where = "at start-up, before any step", "at start-up, before any step"
+	}
 	switch v.Kind {
 	case "nonlinearizable":
 		fmt.Fprintf(w, "VIOLATION: schedule %d gives a history that is not linearizable\n", v.Schedule)
 	case "panic":
-		fmt.Fprintf(w, "VIOLATION: a handler panicked in schedule %d: %s%s\n", v.Schedule, v.Message, panicAt(v.Stack))
+		fmt.Fprintf(w, "VIOLATION: a handler panicked %s: %s%s\n", in, v.Message, panicAt(v.Stack))
 	case explorer.KindUncopyable, explorer.KindSharedClone:
 		// Not a violation: Ravel could not check the system as written (exit status 2).
 		fmt.Fprintf(w, "NOT CHECKED: Ravel could not go on after step %d of schedule %d: %s\n", len(v.Steps), v.Schedule, v.Message)
 	default:
-		fmt.Fprintf(w, "VIOLATION: schedule %d: %s\n", v.Schedule, v.Message)
+		fmt.Fprintf(w, "VIOLATION: %s: %s\n", where, v.Message)
 	}
 	note := ""
 	if m := minimizedNote(v); m != "" {

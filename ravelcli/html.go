@@ -23,6 +23,9 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 	if r.Workload != "" {
 		stats = append(stats, [2]string{"workload", r.Workload})
 	}
+	if faults := r.Faults.Describe(); faults != "" {
+		stats = append(stats, [2]string{"faults", faults})
+	}
 	title := "ravel check " + r.System
 	// As the text report ends: an incomplete search says so (noViolationVerdict).
 	verdict := strings.TrimSuffix(strings.TrimSuffix(noViolationVerdict(r), " (below)"), " (see the note above)")
@@ -30,9 +33,18 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 		verdict += "; " + strings.TrimPrefix(hint, "hint: ")
 	}
 	var steps []explorer.Delivery
-	if v := res.First; v != nil {
+	note := ""
+	v := res.First
+	if v != nil {
 		steps = v.Steps
+		// The schedule drawn is the found one shrunk: the verdict and the run say so, as
+		// the text report does under its schedule (probe M3).
 		verdict = fmt.Sprintf("VIOLATION (%s) in schedule %d", v.Kind, v.Schedule)
+		if m := minimizedNote(v); m != "" {
+			verdict += " (" + strings.TrimPrefix(m, "; ") + ")"
+			stats = append(stats, [2]string{"minimized", strings.TrimPrefix(m, "; ")})
+			note = fmt.Sprintf("(the schedule above%s)", m)
+		}
 		if v.Message != "" {
 			verdict += ": " + v.Message + panicAt(v.Stack)
 		}
@@ -41,12 +53,17 @@ func writeCheckHTML(path string, sys *model.System, r checkReport, res *explorer
 	if err != nil {
 		return err
 	}
+	if note != "" && p.Text != "" {
+		p.Text = report.TextModeNote(sys, v.Steps, v.Events, r.reflective, note)
+	}
 	return writeHTML(path, p)
 }
 
-// writeReplayHTML is replay --html; reflective says the schedule's event identities are
-// the reflective fingerprint's (the file's run.reflective).
-func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.Execution, reflective bool) error {
+// writeReplayHTML is replay --html of the file vf, read from file and replayed under
+// harness; its run table names what the file records of the run: the harness or
+// workload, agents, fault budgets, and the schedule's length as found when it was
+// minimized.
+func writeReplayHTML(page string, sys *model.System, file string, vf violationFile, harness string, ex *explorer.Execution) error {
 	verdict := "the history is linearizable"
 	switch {
 	case ex.Failure != "":
@@ -54,7 +71,21 @@ func writeReplayHTML(page string, sys *model.System, file string, ex *explorer.E
 	case report.Why(sys, ex.Events) != "":
 		verdict = "VIOLATION: the history is not linearizable"
 	}
-	p, err := report.NewPage(sys, "ravel replay "+file, verdict, [][2]string{{"file", file}, {"system", sys.Name}, {"steps", fmt.Sprint(len(ex.Steps))}}, ex.Steps, reflective)
+	stats := [][2]string{{"file", file}, {"system", sys.Name}}
+	if vf.Run.Workload != "" {
+		stats = append(stats, [2]string{"workload", vf.Run.Workload})
+	} else {
+		stats = append(stats, [2]string{"harness", harness})
+	}
+	stats = append(stats, [2]string{"agents", fmt.Sprint(vf.Run.Agents)})
+	if faults := vf.Run.Faults.Describe(); faults != "" {
+		stats = append(stats, [2]string{"faults", faults})
+	}
+	stats = append(stats, [2]string{"steps", fmt.Sprint(len(ex.Steps))})
+	if n := vf.Violation.OriginalLength; n != 0 {
+		stats = append(stats, [2]string{"minimized", fmt.Sprintf("from %s to %d", plural(n, "step"), len(ex.Steps))})
+	}
+	p, err := report.NewPage(sys, "ravel replay "+file, verdict, stats, ex.Steps, vf.Run.Reflective)
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,7 @@ type config struct {
 	dir     string
 	explore bool
 	gen     *workloads.Generator
+	harness string
 }
 
 // Budget bounds the schedules explored (explorer.Unlimited for none), or a sampler's
@@ -116,6 +117,13 @@ func Minimize(on bool) Option { return func(c *config) { c.opts.Minimize = on } 
 // MaxStates bounds the distinct states a search with StateCaching visits
 // (explorer.Options.MaxStates); without StateCaching Check fails the test.
 func MaxStates(states int64) Option { return func(c *config) { c.opts.MaxStates = states } }
+
+// Harness names the harness sys was built with, as the ravelcli.System that lists sys
+// names it, so that a saved counterexample records it and `replay` replays it under that
+// harness. Without it the file records the harness only by what its clients do, and
+// `replay` takes, among the system's harnesses with those clients, the one whose replay
+// reproduces the file.
+func Harness(name string) Option { return func(c *config) { c.harness = name } }
 
 // ReplayOnly replays the saved counterexamples and explores nothing.
 func ReplayOnly() Option { return func(c *config) { c.explore = false } }
@@ -210,7 +218,9 @@ func Check(t testing.TB, sys model.System, options ...Option) *explorer.Result {
 			info.Dependence = st.Dependence
 		}
 	}
-	// The harness has no name here: the file records what it does, which a replay checks.
+	// The harness has a name only when the test gives one (Harness); the file records what
+	// it does too, which a replay checks.
+	info.Harness = c.harness
 	info.Clients = report.Clients(&sys)
 	under := ""
 	if workload != nil {

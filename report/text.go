@@ -86,12 +86,20 @@ func TextMode(sys *model.System, steps []explorer.Delivery, events []histories.E
 	return TextModeNote(sys, steps, events, reflective, "")
 }
 
+// StartUp is what Text says of an empty schedule with an empty history: a violation at
+// start-up, in an actor's Start, before any step.
+const StartUp = "at start-up, before any step: no operation invoked, nothing delivered"
+
 // TextModeNote is TextMode with note, a line that says something of the schedule
 // ("(the schedule above; minimized from 12 steps to 10)"), right under the schedule and
 // before what is left pending at its end; "" for none.
 func TextModeNote(sys *model.System, steps []explorer.Delivery, events []histories.Event, reflective bool, note string) string {
 	if note != "" && !strings.HasSuffix(note, "\n") {
 		note += "\n"
+	}
+	if len(steps) == 0 && len(events) == 0 {
+		// A violation at start-up: one line, not three empty sections (probe M6).
+		return StartUp + "\n" + note
 	}
 	var b strings.Builder
 	b.WriteString("history (each operation spans its invocation … its response):\n")
