@@ -261,10 +261,12 @@ func (s *stateful) Arrive(p Path) {
 		// The step's class first: the sleep set, before and races look dependence up by
 		// class.
 		t = s.classify(nodes, n-1)
-		if parent := &nodes[n-1]; parent.Step().Disables {
-			// It disarmed a timer, an event no race shows: every order is explored from
-			// the state it was taken from, as for a fault (statefulfaults.go).
-			parent.Backtrack.AddAll(len(parent.Enabled))
+		if nodes[n-1].Step().Disables {
+			// It disarmed a timer, an event no race shows: the timer's firing is explored
+			// from the state the step was taken from, as source DPOR does. The rest of
+			// that state's events need nothing more: a disarmed timer is local to the
+			// state, so no revisit's summary can hide it.
+			backtrackDisabled(nodes)
 		}
 	}
 	slp := sleepKey{small: true} // the sleep set, as the graph's steps
