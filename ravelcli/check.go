@@ -314,6 +314,9 @@ func checkCaveats(r checkReport) []string {
 	if note := reductionNote(r); note != "" {
 		notes = append(notes, note)
 	}
+	if r.crashStopNote != "" {
+		notes = append(notes, r.crashStopNote)
+	}
 	return notes
 }
 
@@ -350,6 +353,7 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 	info.Clients = report.Clients(sys) // what the harness does, for replay to check
 	report := newCheckReport(info, res, sys)
 	report.agentsAre = f.agentsAre
+	report.crashStopNote = crashStopNote(sys, info.System, f.faults.crashStop)
 	report.Memory = memory
 	report.prog = f.prog
 	report.ReflectiveCopies, report.reflective = snapshot.Mode{Reflective: f.reflective}.ReflectiveCopies(sys.Actors), f.reflective

@@ -47,8 +47,9 @@ func Example() {
 	fmt.Printf("ravel check register-buggy: exit %d\n", code)
 	// Output:
 	// ravel list: exit 0
-	// SYSTEM       HARNESSES       AGENTS  WHAT
-	// my-register  2r1w,2r2w,1r1w  3       the erroneous register, under a name of my own
+	// SYSTEM       HARNESSES       AGENTS  RESTARTS  WHAT
+	// my-register  2r1w,2r2w,1r1w  3       yes       the erroneous register, under a name of my own
+	// (RESTARTS: whether a crashed actor comes back; where none does, a crash is crash-stop)
 	// (ravel list SYSTEM: the agents it accepts, and what each harness runs)
 	// ravel check my-register: exit 1
 	// VIOLATION: schedule 16 gives a history that is not linearizable

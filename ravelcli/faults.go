@@ -2,10 +2,13 @@ package ravelcli
 
 import (
 	"flag"
+	"fmt"
+	"strings"
 
 	"github.com/ravelmc/ravel/explorer"
 	"github.com/ravelmc/ravel/model"
 	"github.com/ravelmc/ravel/report"
+	"github.com/ravelmc/ravel/systems"
 )
 
 // faultFlags are check's fault budgets and minimization switch; explore takes the
@@ -104,4 +107,55 @@ var faultList = [][2]string{
 	{"--partition N", "up to N partitions into two sides, each until a heal; messages across are lost (--partition-hold: held)"},
 	{"--crash N", "up to N crashes; an agent with a Restart method comes back with its durable state (--crash-stop: never)"},
 	{"--timeouts N", "each client may time out up to N times and send its request again to the next agent"},
+}
+
+// restarters are the names of sys's actors that come back after a crash (they have a
+// Restart method: model.Restarter), in actor order; none when a crash of any of them is
+// crash-stop.
+func restarters(sys *model.System) []string {
+	var names []string
+	for i, a := range sys.Actors {
+		if _, ok := a.(model.Restarter); ok {
+			names = append(names, sys.ActorName(model.ID(i)))
+		}
+	}
+	return names
+}
+
+// restartsLine is ravel list SYSTEM's line on crashes: which of sys's actors restart.
+func restartsLine(sys *model.System) string {
+	r := restarters(sys)
+	switch {
+	case len(r) == 0:
+		return "crashes (--crash): no actor restarts (none has a Restart method): a crash is crash-stop, and --crash-stop changes nothing"
+	case len(r) == len(sys.Actors):
+		return "crashes (--crash): every actor restarts, with what its Restart method keeps (--crash-stop: none does)"
+	}
+	return fmt.Sprintf("crashes (--crash): %s restart%s, with what %s Restart method keeps, the others stay down (--crash-stop: none does)",
+		strings.Join(r, ", "), map[bool]string{true: "s", false: ""}[len(r) == 1], map[bool]string{true: "its", false: "their"}[len(r) == 1])
+}
+
+// restartsColumn is ravel list's RESTARTS column for e: yes, no or some, for the
+// actors of its first harness with its default agents.
+func restartsColumn(e System) string {
+	sys, err := e.New(systems.Config{Harness: e.Harnesses[0], Agents: e.Agents, Retries: -1})
+	if err != nil {
+		return "?"
+	}
+	switch r := restarters(&sys); {
+	case len(r) == 0:
+		return "no"
+	case len(r) == len(sys.Actors):
+		return "yes"
+	}
+	return "some"
+}
+
+// crashStopNote is check's note when the user gave --crash-stop to a system none of
+// whose actors restarts, where a crash is crash-stop already; "" otherwise.
+func crashStopNote(sys *model.System, name string, given bool) string {
+	if !given || len(restarters(sys)) > 0 {
+		return ""
+	}
+	return "note: --crash-stop changes nothing here: no actor of " + name + " restarts (none has a Restart method)"
 }

@@ -668,7 +668,8 @@ func printLincheck[S, I, O comparable](w io.Writer, spec specs.Spec[S, I, O], it
 const explainRows = 10
 
 // violationRecord is one violation for --out: the file, the failing partition, the
-// longest linearizable prefix and the stuck operation, each operation as a line of
+// longest linearizable prefix (less the open operations the explanation leaves out,
+// report.Explanation.LeftOut) and the stuck operation, each operation as a line of
 // Ravel's format with its index in the history, and the text timeline.
 func violationRecord[S, I, O comparable](spec specs.Spec[S, I, O], codec formats.Codec[I, O], name string,
 	ops []histories.Operation[I, O], res wgl.Result) (json.RawMessage, error) {

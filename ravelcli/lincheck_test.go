@@ -405,8 +405,8 @@ func TestLincheckSummaryPlural(t *testing.T) {
 func TestLincheckExplainsWhy(t *testing.T) {
 	_, stdout, _ := runRavel("lincheck", "--spec", "cas-register", filepath.Join(porcupineData, "jepsen", "etcd_000.log"))
 	for _, want := range []string{
-		"✗  c11  Read()    [85…86]",
-		"     31  c2  Write(2)   [65…69]",
+		"✗  c11  Read()   [85…86]",
+		"     31  c2  Write(2)  [65…69]",
 		"c11 Read() [85…86] answered 2, as it would have right after\n",
 		"    c2 Write(2) [65…69] (#31), but c0 Write(1) [74…75] comes after it and before c11's call, in real time, and changes the answer\n",
 	} {

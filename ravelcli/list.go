@@ -18,10 +18,11 @@ import (
 // listHelp is list -h.
 const listHelp = `Usage: ravel list [SYSTEM]
 
-Without an argument: the systems with their harnesses and default agents, the strategies
-and samplers, the dependence relations, the fault budgets and the specifications
-lincheck knows. With a system's name: that system, the numbers of agents it accepts, and
-each harness's clients and operations. It takes no flags.
+Without an argument: the systems with their harnesses, default agents and whether their
+actors restart after a crash, the strategies and samplers, the dependence relations, the
+fault budgets and the specifications lincheck knows. With a system's name: that system,
+the numbers of agents it accepts, which of its actors restart after a crash, and each
+harness's clients and operations. It takes no flags.
 `
 
 func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
@@ -45,13 +46,14 @@ func (c *catalog) cmdList(args []string, stdout io.Writer) (int, error) {
 	// terminal.) The blank rows are padded, so trailing spaces are trimmed on the way out.
 	var buf bytes.Buffer
 	w := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "SYSTEM\tHARNESSES\tAGENTS\tWHAT")
+	fmt.Fprintln(w, "SYSTEM\tHARNESSES\tAGENTS\tRESTARTS\tWHAT")
 	for _, e := range c.systems {
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", e.Name, strings.Join(e.Harnesses, ","), e.Agents, e.Summary)
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", e.Name, strings.Join(e.Harnesses, ","), e.Agents, restartsColumn(e), e.Summary)
 	}
 	if err := w.Flush(); err != nil {
 		return 0, err
 	}
+	fmt.Fprintln(&buf, "(RESTARTS: whether a crashed actor comes back; where none does, a crash is crash-stop)")
 	fmt.Fprintln(&buf, "(ravel list SYSTEM: the agents it accepts, and what each harness runs)")
 	w = tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "\t")
@@ -96,8 +98,8 @@ and two reads (register, adr, paxos and chord name the reads first, after the DS
 paper; abd and leader the writes). The clients run concurrently, each its operations in
 order, sent to the agent shown (a timeout retries at the next one).`
 
-// listSystem is ravel list SYSTEM: e's summary, the numbers of agents its Build accepts
-// and each harness's clients, all read from e itself (its Build is run for each number
+// listSystem is ravel list SYSTEM: e's summary, the numbers of agents its Build accepts,
+// which of its actors restart after a crash, and each harness's clients, all read from e itself (its Build is run for each number
 // of agents up to the actors a system may have, and for each harness with the default
 // agents), so that nothing here can disagree with what check runs.
 func listSystem(e System, stdout io.Writer) error {
@@ -105,9 +107,15 @@ func listSystem(e System, stdout io.Writer) error {
 	fmt.Fprintf(&b, "%s: %s\n", e.Name, e.Summary)
 	if e.AgentsAre != "" {
 		fmt.Fprintf(&b, "%s (--agents): %d by default; accepted: %s\n", e.AgentsAre, e.Agents, agentRanges(e))
-		fmt.Fprintf(&b, "harnesses (the first is the default), with %s %d:\n", e.AgentsAre, e.Agents)
 	} else {
 		fmt.Fprintf(&b, "agents: %d by default; accepted: %s\n", e.Agents, agentRanges(e))
+	}
+	if sys, err := e.New(systems.Config{Harness: e.Harnesses[0], Agents: e.Agents, Retries: -1}); err == nil {
+		fmt.Fprintln(&b, restartsLine(&sys))
+	}
+	if e.AgentsAre != "" {
+		fmt.Fprintf(&b, "harnesses (the first is the default), with %s %d:\n", e.AgentsAre, e.Agents)
+	} else {
 		fmt.Fprintf(&b, "harnesses (the first is the default), with %s:\n", plural(e.Agents, "agent"))
 	}
 	for _, h := range e.Harnesses {

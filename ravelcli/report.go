@@ -105,6 +105,9 @@ type checkReport struct {
 	// unanswered is report.Unanswered's caveat on operations the search never saw
 	// answered, "" when there is none.
 	unanswered string
+	// crashStopNote is crashStopNote's: --crash-stop given to a system none of whose
+	// actors restarts; "" otherwise.
+	crashStopNote string
 }
 
 // resumedJSON is explorer.Resumed: the checkpoint's figures when the run took it up,

@@ -71,7 +71,7 @@ func TestUserModule(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("exit %d, want %d", code, exitOK)
 		}
-		if !regexp.MustCompile(`(?m)^lazy-backup +backup-read,primary-read +2 +a primary-backup`).MatchString(out) {
+		if !regexp.MustCompile(`(?m)^lazy-backup +backup-read,primary-read +2 +(yes|no|some) +a primary-backup`).MatchString(out) {
 			t.Errorf("list does not show lazy-backup with its harnesses and agents:\n%s", out)
 		}
 		if strings.Contains(out, "register-buggy") {

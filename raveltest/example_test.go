@@ -45,6 +45,8 @@ func ExampleCheck() {
 	//   then the operation that cannot follow it:
 	//       1  c0  Write(1)  ├──┤       ok
 	//       ✗  c2  Read()          ├──┤ 0   but the specification answers 1 here
+	//   c2 Read() answered 0, as it would have at the start,
+	//     but c0 Write(1) returned before c2's call and changes the answer
 	//
 	// events, each with the step that caused it (0: the start):
 	//   @1   c0 invokes Write(1)

@@ -14,9 +14,17 @@ import (
 
 // Explanation is what the checker found about a violation, in terms of the history.
 type Explanation[I, O any] struct {
-	// Prefix is the longest linearizable prefix found: indices into the operations, in
-	// linearization order.
+	// Prefix is the longest linearizable prefix found — indices into the operations, in
+	// linearization order — less the open operations of it listed in LeftOut.
 	Prefix []int
+	// LeftOut are the open operations of the longest prefix found that the explanation
+	// leaves out: an open operation may never have taken effect, and without it the
+	// prefix still gives every recorded output and Stuck still cannot follow, so it
+	// would only point the reader at an answer Stuck was never bound to give, away from
+	// the completed operations that rule its answer out. An open operation that another
+	// operation's output needs, or without which Stuck could follow, stays in Prefix;
+	// so does the last one, so that Prefix is never emptied by leaving out.
+	LeftOut []int
 	// Stuck is the operation that cannot follow the prefix (-1 if none).
 	Stuck int
 	// Expected is what the specification answers to Stuck after the prefix.
@@ -28,8 +36,11 @@ type Explanation[I, O any] struct {
 // Explain explains res, the verdict of wgl.Check on ops: a violation.
 func Explain[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result) Explanation[I, O] {
 	e := Explanation[I, O]{Prefix: res.Prefix, Stuck: res.Stuck}
+	if res.Stuck >= 0 && !ops[res.Stuck].Open {
+		e.Prefix, e.LeftOut = leaveOutOpen(spec, ops, res)
+	}
 	state := spec.Init()
-	for _, i := range res.Prefix {
+	for _, i := range e.Prefix {
 		state, _ = spec.Apply(state, ops[i].Input)
 	}
 	if res.Stuck >= 0 {
@@ -43,8 +54,50 @@ func Explain[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Opera
 	return e
 }
 
+// leaveOutOpen returns res.Prefix less the open operations it can do without, one at a
+// time in prefix order (see Explanation.LeftOut), and those operations. The completed
+// operations keep their order: leaving an operation out cannot break real-time order,
+// and an open operation precedes none.
+func leaveOutOpen[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result) (prefix, left []int) {
+	prefix = res.Prefix
+	stuck := ops[res.Stuck]
+	holds := func(p []int) bool {
+		state := spec.Init()
+		for _, i := range p {
+			var out O
+			state, out = spec.Apply(state, ops[i].Input)
+			if !ops[i].Open && out != ops[i].Output {
+				return false
+			}
+		}
+		_, out := spec.Apply(state, stuck.Input)
+		return out != stuck.Output
+	}
+	for k := 0; k < len(prefix); {
+		if !ops[prefix[k]].Open || len(prefix) == 1 {
+			k++
+			continue
+		}
+		without := slices.Delete(slices.Clone(prefix), k, k+1)
+		if !holds(without) {
+			k++
+			continue
+		}
+		left = append(left, prefix[k])
+		prefix = without
+	}
+	return prefix, left
+}
+
 // ExplainViolation describes a violation: the longest linearizable prefix found (its
-// last rows operations), then the operation that cannot come next, as a timeline.
+// last rows operations), less the open operations it can do without (see
+// Explanation.LeftOut, named in the heading), then the operation that cannot come next,
+// as a timeline. Below it, when the stuck operation answered as it would have right
+// after some operations (a write of the value a read returned), those are named, each
+// with the operation real time puts between it and the stuck one that changes the
+// answer; when it answered as it would have at the start (a read of the initial
+// value), the completed operation that returned before its call and changes the answer
+// is named.
 func ExplainViolation[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, rows int) string {
 	return explainViolation(spec, ops, res, rows, false)
 }
@@ -52,11 +105,12 @@ func ExplainViolation[S, I, O comparable](spec specs.Spec[S, I, O], ops []histor
 // ExplainRecorded is ExplainViolation for a recorded history, whose times point into a
 // file: each operation is given with its times, [call…return] (in a Jepsen or
 // porcupine log, the lines of its invocation and its completion), for a reader to find
-// it there. The operations after which the stuck one would have answered as it did,
-// had they come just before it (a write of the value a read returned), are drawn too,
-// wherever they are in the prefix, and named below the timeline, each with the operation
-// real time puts between it and the stuck one that changes the answer: a reader sees
-// what the answer needed, where it was, and what ruled it out.
+// it there. As in ExplainViolation, the operations after which the stuck one would have
+// answered as it did, had they come just before it (a write of the value a read
+// returned), are drawn too, wherever they are in the prefix, and named below the
+// timeline, each with the operation real time puts between it and the stuck one that
+// changes the answer: a reader sees what the answer needed, where it was, and what
+// ruled it out.
 func ExplainRecorded[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, rows int) string {
 	return explainViolation(spec, ops, res, rows, true)
 }
@@ -76,18 +130,26 @@ func explainViolation[S, I, O comparable](spec specs.Spec[S, I, O], ops []histor
 	for k, i := range e.Prefix {
 		place[i] = k + 1
 	}
-	var producers []int
-	if times {
-		producers = producersOf(spec, ops, res, e, place)
-	}
+	producers := producersOf(spec, ops, res, e, place)
 	var extra []int // producers the cut prefix does not show
 	for _, j := range producers {
 		if !slices.Contains(shown, j) {
 			extra = append(extra, j)
 		}
 	}
-	fmt.Fprintf(&b, "  the longest linearizable prefix found has %d of the %d operations%s", len(e.Prefix), e.InPart, where)
+	fmt.Fprintf(&b, "  the longest linearizable prefix found has %d of the %d operations%s", len(e.Prefix)+len(e.LeftOut), e.InPart, where)
+	if len(e.LeftOut) > 0 {
+		left := make([]string, len(e.LeftOut))
+		for k, i := range e.LeftOut {
+			left[k] = "c" + strconv.Itoa(ops[i].Client) + " " + clip(spec.Input(ops[i].Input), 40) + spanIf(ops[i], times)
+		}
+		fmt.Fprintf(&b, ";\n  here without the open %s, which need not have taken effect", strings.Join(left, ", "))
+		if len(shown) == len(e.Prefix) {
+			b.WriteString(",\n  in linearization order, then the operation that cannot follow it:\n")
+		}
+	}
 	switch {
+	case len(e.LeftOut) > 0 && len(shown) == len(e.Prefix):
 	case len(shown) == 0:
 		fmt.Fprintf(&b, ";\n  not even the first operation can be linearized:\n")
 	case len(shown) < len(e.Prefix):
@@ -136,7 +198,42 @@ func explainViolation[S, I, O comparable](spec specs.Spec[S, I, O], ops []histor
 			b.WriteByte('\n')
 		}
 	}
+	if k := fromStart(spec, ops, res); k >= 0 && len(producers) == 0 {
+		st := ops[res.Stuck]
+		got, _ := describeOutput(spec, st.Input, st.Output)
+		fmt.Fprintf(&b, "  c%d %s%s answered %s, as it would have at the start,\n    but c%d %s%s returned before c%d's call and changes the answer\n",
+			st.Client, clip(spec.Input(st.Input), 40), spanIf(st, times), clip(got, 40),
+			ops[k].Client, clip(spec.Input(ops[k].Input), 40), spanIf(ops[k], times), st.Client)
+	}
 	return b.String()
+}
+
+// fromStart returns, when the stuck operation answered what it would have at the start
+// (a read of the initial value), a completed operation of the failing partition that
+// returned before the stuck one was called and that, coming first, changes its answer
+// from the one it gave: the latest to return. It returns -1 when there is none, or the
+// stuck operation is open or would have answered otherwise at the start.
+func fromStart[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result) int {
+	if res.Stuck < 0 || ops[res.Stuck].Open {
+		return -1
+	}
+	stuck := ops[res.Stuck]
+	init := spec.Init()
+	if _, out := spec.Apply(init, stuck.Input); out != stuck.Output {
+		return -1
+	}
+	best := -1
+	for k, op := range ops {
+		if k == res.Stuck || op.Open || op.Return >= stuck.Call ||
+			spec.Partition != nil && spec.Partition(op.Input) != res.Partition {
+			continue
+		}
+		next, _ := spec.Apply(init, op.Input)
+		if _, out := spec.Apply(next, stuck.Input); out != stuck.Output && (best < 0 || op.Return > ops[best].Return) {
+			best = k
+		}
+	}
+	return best
 }
 
 // mostProducers is how many operations producersOf names.
