@@ -103,13 +103,29 @@ func rearmSystem(other, cancel bool) model.System {
 			model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read()))}
 }
 
+// rearmDiamondSystem is rearmSystem with a third actor, n2, whose read pokes n0 too and
+// is never answered: its request's delivery commutes with most of n0's and n1's steps,
+// so a search with caching reaches the states where n0's timer is re-armed by more than
+// one path, and takes the disarming steps below revisited states.
+func rearmDiamondSystem(other, cancel bool) model.System {
+	sys := rearmSystem(other, cancel)
+	sys.Name = fmt.Sprintf("rearm-diamond-other-%v-cancel-%v", other, cancel)
+	sys.Actors = append(sys.Actors, &rearmer{Other: other, Cancel: cancel})
+	sys.Harness = model.Clients(specs.Register(),
+		model.Calls(0, specs.Write(1)), model.Calls(1, specs.Read()), model.Calls(2, specs.Read()))
+	return sys
+}
+
 // TestRearmingAnArmedTimer: a step that re-arms a timer that is armed already must not
 // hide the orders in which the timer fires first. Every strategy that keeps every
 // canonical history, with and without state caching, finds the stale read, and finds
 // exhaustive search's canonical histories of final states.
 func TestRearmingAnArmedTimer(t *testing.T) {
+	var systems []model.System
 	for _, v := range []struct{ other, cancel bool }{{false, false}, {true, false}, {false, true}} {
-		sys := rearmSystem(v.other, v.cancel)
+		systems = append(systems, rearmSystem(v.other, v.cancel), rearmDiamondSystem(v.other, v.cancel))
+	}
+	for _, sys := range systems {
 		want := finalCanonical(t, sys, dpor.Exhaustive(), true)
 		if len(want) == 0 {
 			t.Fatalf("%s: exhaustive search found no final history", sys.Name)
