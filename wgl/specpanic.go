@@ -2,9 +2,9 @@ package wgl
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
-
-	"github.com/ravelmc/ravel/internal/panicsite"
+	"strings"
 )
 
 // SpecPanicError is Result.Err when the specification's Init, Apply or Partition
@@ -16,17 +16,27 @@ type SpecPanicError struct {
 	Spec string
 	// Value is what the specification panicked with.
 	Value any
-	// At is where: the file, line and function that panicked ("" when not found).
+	// At is where: the file's base name, line and function that panicked, as
+	// "spec.go:12 in main.apply" ("" when not found). The function is named as the
+	// runtime names it: a closure made in a function that the compiler inlined into
+	// another is named after that other (main.main.Queue.func3 for a closure of
+	// package myspecs's Queue inlined into main), so File says where it is.
 	At string
+	// File is the full path of the file that panicked ("" when not found): where the
+	// specification's source is, whatever the function's name says.
+	File string
 	// Stack is the goroutine's stack when it panicked.
 	Stack string
 }
 
 // Error says which specification panicked, with what, and where: "specification
-// \"register\" panicked: boom (at spec.go:12 in main.apply)".
+// \"register\" panicked: boom (at spec.go:12 in main.apply, file /src/app/spec.go)".
 func (e *SpecPanicError) Error() string {
 	msg := fmt.Sprintf("specification %q panicked: %v", e.Spec, e.Value)
-	if e.At != "" {
+	switch {
+	case e.At != "" && e.File != "":
+		msg += " (at " + e.At + ", file " + e.File + ")"
+	case e.At != "":
 		msg += " (at " + e.At + ")"
 	}
 	return msg
@@ -36,5 +46,32 @@ func (e *SpecPanicError) Error() string {
 // the deferred function that recovered, while the panicking frames are still on the
 // stack, so that it can say where the specification panicked.
 func specPanic(name string, v any) *SpecPanicError {
-	return &SpecPanicError{Spec: name, Value: v, At: panicsite.Where(), Stack: string(debug.Stack())}
+	e := &SpecPanicError{Spec: name, Value: v, Stack: string(debug.Stack())}
+	if f, ok := panicFrame(); ok {
+		fn := f.Function[strings.LastIndexByte(f.Function, '/')+1:]
+		file := f.File[strings.LastIndexByte(f.File, '/')+1:]
+		e.At, e.File = fmt.Sprintf("%s:%d in %s", file, f.Line, fn), f.File
+	}
+	return e
+}
+
+// panicFrame is the first frame below runtime.gopanic outside the runtime: the function
+// that panicked or called panic. It must be called, through specPanic, from the
+// deferred function that recovers.
+func panicFrame() (runtime.Frame, bool) {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	seen := false
+	for {
+		f, more := frames.Next()
+		if seen && !strings.HasPrefix(f.Function, "runtime.") {
+			return f, true
+		}
+		if f.Function == "runtime.gopanic" {
+			seen = true
+		}
+		if !more {
+			return runtime.Frame{}, false
+		}
+	}
 }
