@@ -18,6 +18,15 @@ import (
 //
 // The zero value is not usable: Name, Init and Apply are required. A Spec is a value;
 // copying it is cheap and shares the functions.
+//
+// The state type S should be a value without pointers: an int, a string, an array, a
+// struct of such fields (a queue is an array and a length, not a slice). Two states
+// that mean the same object must be equal, because the checker memoizes the states it
+// has explored by == and a hash. An interface S (any) compiles but must hold comparable
+// values when the program runs: a slice, map or function in it cannot be hashed or
+// compared, and the check stops with an error (wgl.UncomparableStateError) naming the
+// dynamic type. Use an array, a string encoding or a struct of comparable fields
+// instead.
 type Spec[S, I, O comparable] struct {
 	// Name identifies the specification in output ("register", "kv", …).
 	Name string

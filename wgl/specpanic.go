@@ -2,6 +2,7 @@ package wgl
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -45,9 +46,22 @@ func (e *SpecPanicError) Error() string {
 // specPanic makes the error of a panic recovered with value v. It must be called from
 // the deferred function that recovered, while the panicking frames are still on the
 // stack, so that it can say where the specification panicked.
-func specPanic(name string, v any) *SpecPanicError {
+//
+// A panic of the checker's own hashing or comparing of a state whose dynamic type is
+// not comparable (a slice in an interface) is not the specification's: it becomes an
+// *UncomparableStateError.
+func specPanic[S any](name string, v any) error {
+	f, ok := panicFrame()
+	if re, isRuntime := v.(runtime.Error); isRuntime && ok && checkerFrame(f) {
+		msg := re.Error()
+		for _, prefix := range []string{"runtime error: hash of unhashable type ", "runtime error: comparing uncomparable type "} {
+			if typ, found := strings.CutPrefix(msg, prefix); found {
+				return &UncomparableStateError{Spec: name, State: reflect.TypeFor[S]().String(), Type: typ}
+			}
+		}
+	}
 	e := &SpecPanicError{Spec: name, Value: v, Stack: string(debug.Stack())}
-	if f, ok := panicFrame(); ok {
+	if ok {
 		fn := f.Function[strings.LastIndexByte(f.Function, '/')+1:]
 		file := f.File[strings.LastIndexByte(f.File, '/')+1:]
 		e.At, e.File = fmt.Sprintf("%s:%d in %s", file, f.Line, fn), f.File
@@ -74,4 +88,34 @@ func panicFrame() (runtime.Frame, bool) {
 			return runtime.Frame{}, false
 		}
 	}
+}
+
+// checkerFrame reports whether f is a frame of the checker or of the hash package it
+// hashes states with, rather than of the specification (whose functions may be
+// package wgl's tests).
+func checkerFrame(f runtime.Frame) bool {
+	return strings.HasPrefix(f.Function, "hash/maphash.") ||
+		strings.HasPrefix(f.Function, "github.com/ravelmc/ravel/wgl.") && !strings.HasSuffix(f.File, "_test.go")
+}
+
+// UncomparableStateError is Result.Err when the specification's state type S is an
+// interface (or holds one) and a state it returned holds, in that interface, a value
+// of a type that cannot be compared or hashed: a slice, a map or a function. S
+// satisfies comparable at compile time, but the checker panics at run time when it
+// hashes or compares such a state. It is a bug in the specification, so the Verdict is
+// Unknown.
+type UncomparableStateError struct {
+	// Spec is the specification's Name.
+	Spec string
+	// State is the state type S, "interface {}".
+	State string
+	// Type is the dynamic type that cannot be compared, "[]int".
+	Type string
+}
+
+// Error says which specification, which type, and what to do instead.
+func (e *UncomparableStateError) Error() string {
+	return fmt.Sprintf("specification %q: a state of type %s holds a value of dynamic type %s, which cannot be hashed or compared "+
+		"(a slice, map or function inside an interface); the state must be comparable at run time: "+
+		"use an array, a string encoding or a struct of comparable fields instead", e.Spec, e.State, e.Type)
 }
