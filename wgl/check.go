@@ -36,7 +36,8 @@ func Check[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operati
 // it is called, when spec's Init, Apply or Partition panics (a *SpecPanicError: the
 // panic does not reach the caller), when a state holds a value that cannot be hashed
 // or compared (an *UncomparableStateError; an input or output that does is an error
-// before the search). The order of ops does not matter except to break
+// before the search), or when Apply changes the state it is given (a
+// *SpecMutationError, looked for on its first calls when S holds pointers). The order of ops does not matter except to break
 // ties, which keeps the result (witness included) deterministic. ops is not modified; spec.Apply
 // may be called from several goroutines at once, which its purity allows.
 func CheckContext[S, I, O comparable](

@@ -47,10 +47,14 @@ func (e *SpecPanicError) Error() string {
 // the deferred function that recovered, while the panicking frames are still on the
 // stack, so that it can say where the specification panicked.
 //
-// A panic of the checker's own hashing or comparing of a state whose dynamic type is
-// not comparable (a slice in an interface) is not the specification's: it becomes an
-// *UncomparableStateError.
+// Two panics are not the specification's: a *SpecMutationError, raised by the check
+// of Apply's purity, is returned as it is; and a panic of the checker's own hashing or
+// comparing of a state whose dynamic type is not comparable (a slice in an interface)
+// becomes an *UncomparableStateError.
 func specPanic[S any](name string, v any) error {
+	if m, ok := v.(*SpecMutationError); ok {
+		return m
+	}
 	f, ok := panicFrame()
 	if re, isRuntime := v.(runtime.Error); isRuntime && ok && checkerFrame(f) {
 		msg := re.Error()
