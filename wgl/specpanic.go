@@ -1,6 +1,7 @@
 package wgl
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -122,4 +123,17 @@ func (e *UncomparableStateError) Error() string {
 	return fmt.Sprintf("specification %q: a state of type %s holds a value of dynamic type %s, which cannot be hashed or compared "+
 		"(a slice, map or function inside an interface); the state must be comparable at run time: "+
 		"use an array, a string encoding or a struct of comparable fields instead", e.Spec, e.State, e.Type)
+}
+
+// IsSpecBug reports whether err, a Result.Err or an error wrapping one, says the
+// specification itself is at fault — it panicked (*SpecPanicError), its state cannot be
+// hashed or compared (*UncomparableStateError), or its Apply changed the state it was
+// given (*SpecMutationError) — rather than that the check was cut short (a limit, a
+// cancelled context). Callers report such a check as an error, not as an unknown
+// verdict on the history.
+func IsSpecBug(err error) bool {
+	var p *SpecPanicError
+	var u *UncomparableStateError
+	var m *SpecMutationError
+	return errors.As(err, &p) || errors.As(err, &u) || errors.As(err, &m)
 }
