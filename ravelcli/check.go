@@ -358,9 +358,8 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 	report.prog = f.prog
 	report.ReflectiveCopies, report.reflective = snapshot.Mode{Reflective: f.reflective}.ReflectiveCopies(sys.Actors), f.reflective
 	var errs []error
-	var panicked *wgl.SpecPanicError
 	switch {
-	case errors.As(runErr, &panicked):
+	case wgl.IsSpecBug(runErr):
 		errs = append(errs, fmt.Errorf("check %s: %w", info.System, runErr))
 	case runErr != nil:
 		errs = append(errs, fmt.Errorf("check %s: %w (the figures cover the search until then)", info.System, runErr))

@@ -3,7 +3,6 @@ package ravelcli
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -197,11 +196,10 @@ func noteCheckpoint(w io.Writer, prog string, c explorer.Checkpointing, info run
 			fmt.Fprintf(w, "%s: resumed the checkpoint in %s (%s), with %s\n", prog, c.Dir, at, budgets(info))
 		}
 	}
-	var panicked *wgl.SpecPanicError
 	switch {
-	case runErr != nil && !errors.As(runErr, &panicked) && res.Checkpointed:
+	case runErr != nil && !wgl.IsSpecBug(runErr) && res.Checkpointed:
 		fmt.Fprintf(w, "%s: the search failed (below); its last checkpoint in %s is intact: once the cause is mended, continue with the same command and --resume %s\n", prog, c.Dir, c.Dir)
-	case runErr != nil && !errors.As(runErr, &panicked):
+	case runErr != nil && !wgl.IsSpecBug(runErr):
 		fmt.Fprintf(w, "%s: the search failed (below) before its first checkpoint: there is none in %s to resume from\n", prog, c.Dir)
 	case res.Stats.Interrupted:
 		fmt.Fprintf(w, "%s: checkpoint saved in %s; continue with the same command and --resume %s\n", prog, c.Dir, c.Dir)

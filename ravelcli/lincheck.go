@@ -407,7 +407,7 @@ func lincheck[S, I, O comparable](
 			elapsed := time.Since(start)
 			cancel()
 			r.Seconds = elapsed.Seconds()
-			if panicked := (*wgl.SpecPanicError)(nil); errors.As(res.Err, &panicked) {
+			if wgl.IsSpecBug(res.Err) {
 				// A bug in the specification, not a verdict on the file: an error, like a
 				// file that cannot be read.
 				n.errors++

@@ -18,6 +18,21 @@ import (
 //
 // The zero value is not usable: Name, Init and Apply are required. A Spec is a value;
 // copying it is cheap and shares the functions.
+//
+// The state type S should be a value without pointers: an int, a string, an array, a
+// struct of such fields (a queue is an array and a length, not a slice). Two states
+// that mean the same object must be equal, because the checker memoizes the states it
+// has explored by == and a hash. Two kinds of S compile but are caught at run time:
+//   - An interface S (any) must hold comparable values when the program runs: a slice,
+//     map or function in it cannot be hashed or compared, and the check stops with an
+//     error (wgl.UncomparableStateError) naming the dynamic type. Use an array, a
+//     string encoding or a struct of comparable fields instead.
+//   - A pointer S (or one holding pointers) compares by address, not by what it points
+//     to: the checker's reuse of the states it has explored is then lost (two equal
+//     states at two addresses are explored twice), which can make a check of a
+//     history with much concurrency far slower. And Apply must allocate a new state
+//     instead of changing the one it is given (see Apply); the first calls of Apply in
+//     each search are watched for such a change (wgl.SpecMutationError).
 type Spec[S, I, O comparable] struct {
 	// Name identifies the specification in output ("register", "kv", …).
 	Name string
@@ -29,7 +44,9 @@ type Spec[S, I, O comparable] struct {
 	// Apply performs one operation on s and returns the next state and the output a
 	// correct object gives. It must be a pure, total function: it is called with the same
 	// arguments many times, in any order, and must not retain or mutate anything reachable
-	// from s (S is a value type, so this holds unless S holds pointers).
+	// from s. A value S without pointers makes this hold by itself (Apply gets a copy);
+	// with pointers, maps or slices in S, Apply must copy what it changes, or the checker
+	// gives wrong verdicts, which it catches only on Apply's first calls.
 	Apply func(s S, in I) (S, O)
 
 	// Partition, when set, returns the key an input acts on. Operations on different

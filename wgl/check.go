@@ -33,8 +33,11 @@ func Check[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operati
 //
 // The verdict is Unknown, with Result.Err set, when ctx is done before the check ends,
 // when spec is invalid (specs.Spec.Validate), when a completed operation returns before
-// it is called, or when spec's Init, Apply or Partition panics (a *SpecPanicError: the
-// panic does not reach the caller). The order of ops does not matter except to break
+// it is called, when spec's Init, Apply or Partition panics (a *SpecPanicError: the
+// panic does not reach the caller), when a state holds a value that cannot be hashed
+// or compared (an *UncomparableStateError; an input or output that does is an error
+// before the search), or when Apply changes the state it is given (a
+// *SpecMutationError, looked for on its first calls when S holds pointers). The order of ops does not matter except to break
 // ties, which keeps the result (witness included) deterministic. ops is not modified; spec.Apply
 // may be called from several goroutines at once, which its purity allows.
 func CheckContext[S, I, O comparable](
@@ -55,7 +58,7 @@ func CheckLimited[S, I, O comparable](
 	// catches its own (race.work).
 	defer func() {
 		if v := recover(); v != nil {
-			res = Result{Err: specPanic(spec.Name, v), Stuck: -1}
+			res = Result{Err: specPanic[S](spec.Name, v), Stuck: -1}
 		}
 	}()
 	if ctx == nil {
@@ -69,6 +72,9 @@ func CheckLimited[S, I, O comparable](
 			return Result{Err: fmt.Errorf("wgl: operation %d (client %d) returns at %d, before its call at %d",
 				i, op.Client, op.Return, op.Call), Stuck: -1}
 		}
+	}
+	if err := comparableValues(ops); err != nil {
+		return Result{Err: err, Stuck: -1}
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{Err: err, Stuck: -1}
@@ -202,7 +208,7 @@ type race[S, I, O comparable] struct {
 	running int     // goroutines running a turn
 	stopped bool    // stop said to stop
 	// panicked is the specification's panic in a worker, which ends the race.
-	panicked atomic.Pointer[SpecPanicError]
+	panicked atomic.Pointer[error]
 	// best is the smallest (round, partition) of a failure so far, as round<<32 |
 	// partition; noFailure when none.
 	best atomic.Int64
@@ -285,7 +291,8 @@ func (r *race[S, I, O]) work() {
 		// A panic can only come from the specification, during a turn (running counts
 		// it) and outside the lock.
 		if v := recover(); v != nil {
-			r.panicked.CompareAndSwap(nil, specPanic(r.spec.Name, v))
+			err := specPanic[S](r.spec.Name, v)
+			r.panicked.CompareAndSwap(nil, &err)
 			r.mu.Lock()
 			r.running--
 			r.stopped = true
@@ -380,7 +387,7 @@ func (h *keyHeap) pop() int64 {
 // the partitions' witnesses merged into one.
 func (r *race[S, I, O]) result(cause func() error) Result {
 	if p := r.panicked.Load(); p != nil {
-		return Result{Err: p, Stuck: -1}
+		return Result{Err: *p, Stuck: -1}
 	}
 	failed := -1
 	if b := r.best.Load(); b != noFailure {

@@ -67,6 +67,7 @@ type Result struct {
 	Stuck  int
 
 	// Err says why the Verdict is Unknown: the context's error, ErrMemLimit, what is
-	// wrong with the specification or the history, or a *SpecPanicError. Nil when the Verdict is not Unknown.
+	// wrong with the specification or the history, a *SpecPanicError, an
+	// *UncomparableStateError or a *SpecMutationError. Nil when the Verdict is not Unknown.
 	Err error
 }

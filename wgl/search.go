@@ -151,7 +151,6 @@ func newSearcherFrom[S, I, O comparable](spec specs.Spec[S, I, O], ops []histori
 		s = &searcher[S, I, O]{}
 	}
 	*s = searcher[S, I, O]{
-		apply:     spec.Apply,
 		ops:       resize(s.ops, n),
 		nodes:     resize(s.nodes, 2+n+completed), // the heads, a call per operation, a return per completed one
 		completed: completed,
@@ -175,6 +174,7 @@ func newSearcherFrom[S, I, O comparable](spec specs.Spec[S, I, O], ops []histori
 			s.ops[i].out = op.Output
 		}
 	}
+	watchApply(spec, &s.apply)
 	s.buildLists(ops, idx)
 	if s.starts == nil {
 		s.initial[0] = spec.Init()

@@ -1,0 +1,80 @@
+package wgl
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/ravelmc/ravel/histories"
+)
+
+// comparableValues checks, when I or O can hold interfaces, that no input or output
+// holds a value of a type that cannot be compared (a slice in an interface), which
+// would make the checker panic when it compares or hashes it.
+func comparableValues[I, O comparable](ops []histories.Operation[I, O]) error {
+	ti, to := reflect.TypeFor[I](), reflect.TypeFor[O]()
+	checkIn, checkOut := holdsInterface(ti), holdsInterface(to)
+	if !checkIn && !checkOut {
+		return nil
+	}
+	for i := range ops {
+		op := &ops[i]
+		if checkIn {
+			if t := uncomparable(reflect.ValueOf(&op.Input).Elem()); t != nil {
+				return fmt.Errorf("wgl: operation %d's input (type %v) holds a value of dynamic type %v, which cannot be compared "+
+					"(a slice, map or function inside an interface)", i, ti, t)
+			}
+		}
+		if checkOut && !op.Open {
+			if t := uncomparable(reflect.ValueOf(&op.Output).Elem()); t != nil {
+				return fmt.Errorf("wgl: operation %d's output (type %v) holds a value of dynamic type %v, which cannot be compared "+
+					"(a slice, map or function inside an interface)", i, to, t)
+			}
+		}
+	}
+	return nil
+}
+
+// holdsInterface reports whether a value of type t can hold an interface value.
+func holdsInterface(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Array:
+		return holdsInterface(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if holdsInterface(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// uncomparable returns the dynamic type inside v that cannot be compared, or nil.
+func uncomparable(v reflect.Value) reflect.Type {
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		e := v.Elem()
+		if !e.Type().Comparable() {
+			return e.Type()
+		}
+		return uncomparable(e)
+	case reflect.Array:
+		for i := range v.Len() {
+			if t := uncomparable(v.Index(i)); t != nil {
+				return t
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if t := uncomparable(v.Field(i)); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
