@@ -167,7 +167,7 @@ func (c *catalog) cmdCheck(args []string, stdout, stderr io.Writer) (int, error)
 	if f.retries < 0 {
 		f.retries = entry.Retries
 	}
-	sys, err := entry.New(Config{Agents: f.agents, Harness: f.harness, Retries: f.retries})
+	sys, err := entry.New(Config{Agents: configAgents(entry, f.agents), Harness: f.harness, Retries: f.retries})
 	if err != nil {
 		return 0, usagef("check %s: %v", entry.Name, err)
 	}

@@ -48,10 +48,11 @@ func (c *catalog) cmdExplore(args []string, stdout io.Writer) (int, error) {
 	if err := (exploreFlags{agents: *agents, retries: retries, zeroAgents: entry.ZeroAgents}).validate("explore", fs); err != nil {
 		return 0, err
 	}
-	if *agents == 0 && entry.ZeroAgents && !flagGiven(fs, "agents") {
-		*agents = -1 // the system's default: for it, 0 is no agents
+	n := *agents // 0: the system's default
+	if flagGiven(fs, "agents") {
+		n = configAgents(entry, n)
 	}
-	sys, err := entry.New(Config{Harness: *harness, Agents: *agents, Retries: retries})
+	sys, err := entry.New(Config{Harness: *harness, Agents: n, Retries: retries})
 	if err != nil {
 		return 0, usagef("explore %s: %v", entry.Name, err)
 	}

@@ -166,7 +166,7 @@ func agentRanges(e System) string {
 		from = 0
 	}
 	for n := from; n <= explorer.MaxActors; n++ {
-		if _, err := e.New(systems.Config{Agents: n, Retries: -1}); err != nil {
+		if _, err := e.New(systems.Config{Agents: configAgents(e, n), Retries: -1}); err != nil {
 			flush(n - 1)
 		} else if start < 0 {
 			start = n

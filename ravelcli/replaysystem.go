@@ -38,10 +38,15 @@ func replaySystems(entry System, vf violationFile, override string) ([]replayed,
 	case vf.Run.Harness == "" && vf.Run.Clients != "":
 		harnesses = entry.Harnesses
 	}
+	if vf.Run.Agents == 0 && !entry.ZeroAgents {
+		// The file's agents are resolved (never the default's 0): 0 is no agents, which
+		// only a system like microbench runs with.
+		return nil, fmt.Errorf("0 agents: system %s needs at least 1", entry.Name)
+	}
 	var out []replayed
 	var errs []error
 	for _, h := range harnesses {
-		sys, err := entry.New(Config{Agents: vf.Run.Agents, Harness: h, Retries: vf.Run.Retries})
+		sys, err := entry.New(Config{Agents: configAgents(entry, vf.Run.Agents), Harness: h, Retries: vf.Run.Retries})
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ravelmc/ravel/explorer"
+	"github.com/ravelmc/ravel/systems"
 )
 
 // exploreFlags are the flags check and bench share. validate is the one place their
@@ -43,6 +44,16 @@ func (f exploreFlags) validate(cmd string, fs *flag.FlagSet) error {
 		return usagef("%s: --delays must be 0 or positive, got %d", cmd, f.delays)
 	}
 	return nil
+}
+
+// configAgents is the systems.Config Agents for n agents of entry, as the command line
+// resolved them (the default filled in, or given): n, or systems.NoAgents for 0 of a
+// system that takes none (systems.Entry.ZeroAgents), since Config's 0 is the default.
+func configAgents(entry systems.Entry, n int) int {
+	if n == 0 && entry.ZeroAgents {
+		return systems.NoAgents
+	}
+	return n
 }
 
 // validAgents checks --agents n, given explicitly or left at 0 (the system's default):

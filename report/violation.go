@@ -299,8 +299,10 @@ func ReadKnown(r io.Reader, name string, known func(system string) error) (File,
 			return vf, nil, fmt.Errorf("%s: %v", name, err)
 		}
 	}
-	if a := vf.Run.Agents; a < 1 || a > explorer.MaxActors {
-		return vf, nil, fmt.Errorf("%s: %d agents: want 1 to %d (%s)", name, a, explorer.MaxActors, explorer.MaxActorsWhy)
+	// 0 agents is a run of a system that takes none (microbench's k = 0): whether the
+	// system does is for its catalog entry to say.
+	if a := vf.Run.Agents; a < 0 || a > explorer.MaxActors {
+		return vf, nil, fmt.Errorf("%s: %d agents: want 0 to %d (%s)", name, a, explorer.MaxActors, explorer.MaxActorsWhy)
 	}
 	if vf.Run.Retries < 0 {
 		return vf, nil, fmt.Errorf("%s: retries %d is negative", name, vf.Run.Retries)

@@ -32,16 +32,15 @@ type Entry struct {
 	// number of agents, a short name the reports print in place of "agents" (microbench:
 	// "k", its non-racy chains).
 	AgentsAre string
-	// ZeroAgents says the system also runs with Agents 0 (microbench with no non-racy
-	// chain). For such a system New takes Config.Agents 0 as 0, and fills in the default
-	// only for a negative Agents; for the others, 0 is the default and the least
-	// accepted is 1.
+	// ZeroAgents says the system also runs with no agents (microbench with no non-racy
+	// chain), which Config.Agents NoAgents asks for: New gives Build Agents 0 then. For
+	// every Entry, Config.Agents 0 is the default.
 	ZeroAgents bool
 	// Retries is the default retry limit, for systems that retry (0: they do not).
 	Retries int
 	// Build builds the system for a Config whose defaults are filled in already: New,
-	// which the command line calls, replaces an empty Harness, zero Agents (negative
-	// with ZeroAgents) and negative Retries by the Entry's before calling Build. So Build
+	// which the command line calls, replaces an empty Harness, zero Agents and negative
+	// Retries by the Entry's (and NoAgents by 0, with ZeroAgents) before calling Build. So Build
 	// reads the Config as it is — Retries 0 is "no retries", as `--retries 0` asks — and
 	// needs no defaults of its own; call New, not Build, to get them. Build fails, with a
 	// message naming the valid choices, on an unknown harness or a bad parameter (Agents
@@ -53,16 +52,22 @@ type Entry struct {
 // defaults its zero values and negative Retries stand for; Build sees them filled.
 type Config struct {
 	Harness string // the harness; "" is the Entry's first, in New
-	// Agents is the number of agents; 0 is the Entry's default, in New (a negative
-	// one for an Entry with ZeroAgents, which takes 0 as 0).
+	// Agents is the number of agents; 0 is the Entry's default, in New, and NoAgents
+	// asks for none of an Entry with ZeroAgents.
 	Agents int
 	// Retries is the retry limit, for systems that retry: 0 is none; negative is the
 	// Entry's default, in New. Systems that do not retry ignore it.
 	Retries int
 }
 
-// New builds e with cfg, filling in e's defaults for an empty harness, zero agents
-// (negative with ZeroAgents) and negative retries, and validates the system Build
+// NoAgents is Config.Agents asking for no agents at all, which only an Entry with
+// ZeroAgents takes (microbench with no non-racy chain). It is not 0, which is the
+// Entry's default for every Entry: a Go caller that leaves Agents out gets the system
+// the command line runs by default.
+const NoAgents = -1
+
+// New builds e with cfg, filling in e's defaults for an empty harness, zero agents and
+// negative retries (and 0 agents for NoAgents, with ZeroAgents), and validates the system Build
 // returns. An Entry with no Harnesses and no cfg.Harness is an error. A Build that
 // panics is a bug in it: New returns the panic as an error, saying where, instead of
 // passing it on.
@@ -78,8 +83,11 @@ func (e Entry) New(cfg Config) (sys model.System, err error) {
 	if cfg.Harness == "" {
 		cfg.Harness = e.Harnesses[0]
 	}
-	if e.ZeroAgents && cfg.Agents < 0 || !e.ZeroAgents && cfg.Agents == 0 {
+	switch {
+	case cfg.Agents == 0:
 		cfg.Agents = e.Agents
+	case cfg.Agents == NoAgents && e.ZeroAgents:
+		cfg.Agents = 0
 	}
 	if cfg.Retries < 0 {
 		cfg.Retries = e.Retries
