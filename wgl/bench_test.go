@@ -28,6 +28,29 @@ func BenchmarkRegister10(b *testing.B) {
 	}
 }
 
+// BenchmarkRegister10Erased is BenchmarkRegister10 as the explorer checks a history:
+// with the erased specification, over interface values.
+func BenchmarkRegister10Erased(b *testing.B) {
+	w, r, ok, read := specs.Write, specs.Read(), specs.WriteOK(), specs.ReadOK
+	typed := []regOp{
+		done(0, w(1), ok, 0, 4), done(1, r, read(0), 1, 2), done(2, w(2), ok, 1, 6),
+		done(1, r, read(2), 3, 5), done(0, r, read(1), 5, 8), done(1, w(3), ok, 6, 9),
+		done(2, r, read(1), 7, 10), done(0, r, read(3), 9, 12), done(1, r, read(3), 10, 11),
+		done(2, w(1), ok, 11, 13),
+	}
+	ops := make([]histories.Operation[any, any], len(typed))
+	for i, op := range typed {
+		ops[i] = histories.Operation[any, any]{Client: op.Client, Input: op.Input, Output: op.Output, Call: op.Call, Return: op.Return, Open: op.Open}
+	}
+	spec := specs.Erase(specs.Register()).Spec
+	if v := Check(spec, ops).Verdict; v != Linearizable {
+		b.Fatalf("Check = %v, want %v", v, Linearizable)
+	}
+	for b.Loop() {
+		Check(spec, ops)
+	}
+}
+
 // BenchmarkCASRandom40 checks a random linearizable 40-operation history of a
 // compare-and-set register, about a fifth of its operations open.
 func BenchmarkCASRandom40(b *testing.B) {

@@ -78,6 +78,10 @@ func TestApplyThatMutatesIsCaught(t *testing.T) {
 		{"pointer, pure", func() Result { return Check(ptrQueueSpec(false), queue) }, ""},
 		{"map, in place", func() Result { return Check(mapCounterSpec(true), counter) }, "7"},
 		{"map, pure", func() Result { return Check(mapCounterSpec(false), counter) }, ""},
+		// The explorer checks histories with erased specifications, whose state is an
+		// interface: one holding a pointer is watched as the pointer is.
+		{"erased pointer, in place", func() Result { return Check(specs.Erase(ptrQueueSpec(true)).Spec, erased(queue)) }, "1"},
+		{"erased pointer, pure", func() Result { return Check(specs.Erase(ptrQueueSpec(false)).Spec, erased(queue)) }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := tc.check()
@@ -99,4 +103,14 @@ func TestApplyThatMutatesIsCaught(t *testing.T) {
 			}
 		})
 	}
+}
+
+// erased is ops over interface values, as the explorer hands them to an erased
+// specification.
+func erased(ops []histories.Operation[int, int]) []histories.Operation[any, any] {
+	out := make([]histories.Operation[any, any], len(ops))
+	for i, op := range ops {
+		out[i] = histories.Operation[any, any]{Client: op.Client, Input: op.Input, Output: op.Output, Call: op.Call, Return: op.Return, Open: op.Open}
+	}
+	return out
 }
