@@ -222,13 +222,22 @@ func fromStart[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Ope
 	if _, out := spec.Apply(init, stuck.Input); out != stuck.Output {
 		return -1
 	}
+	return latestChanger(spec, ops, res, init, func(int, histories.Operation[I, O]) bool { return true })
+}
+
+// latestChanger returns the completed operation of the failing partition, other than
+// the stuck one, that returned before the stuck one was called, that keep accepts, and
+// that applied to state changes the stuck operation's answer from the one it gave: the
+// latest to return, or -1 if none does.
+func latestChanger[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, state S, keep func(int, histories.Operation[I, O]) bool) int {
+	stuck := ops[res.Stuck]
 	best := -1
 	for k, op := range ops {
-		if k == res.Stuck || op.Open || op.Return >= stuck.Call ||
+		if k == res.Stuck || op.Open || op.Return >= stuck.Call || !keep(k, op) ||
 			spec.Partition != nil && spec.Partition(op.Input) != res.Partition {
 			continue
 		}
-		next, _ := spec.Apply(init, op.Input)
+		next, _ := spec.Apply(state, op.Input)
 		if _, out := spec.Apply(next, stuck.Input); out != stuck.Output && (best < 0 || op.Return > ops[best].Return) {
 			best = k
 		}
@@ -278,7 +287,6 @@ func producersOf[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.O
 // was called — and that, coming between them, changes the stuck one's answer from the
 // one it gave; the latest to return, or -1 if none does.
 func between[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Operation[I, O], res wgl.Result, e Explanation[I, O], j int) int {
-	stuck := ops[res.Stuck]
 	if ops[j].Open {
 		return -1
 	}
@@ -287,18 +295,9 @@ func between[S, I, O comparable](spec specs.Spec[S, I, O], ops []histories.Opera
 		state, _ = spec.Apply(state, ops[i].Input)
 	}
 	afterJ, _ := spec.Apply(state, ops[j].Input)
-	best := -1
-	for k, op := range ops {
-		if k == j || k == res.Stuck || op.Open || op.Call <= ops[j].Return || op.Return >= stuck.Call ||
-			spec.Partition != nil && spec.Partition(op.Input) != res.Partition {
-			continue
-		}
-		next, _ := spec.Apply(afterJ, op.Input)
-		if _, out := spec.Apply(next, stuck.Input); out != stuck.Output && (best < 0 || op.Return > ops[best].Return) {
-			best = k
-		}
-	}
-	return best
+	return latestChanger(spec, ops, res, afterJ, func(k int, op histories.Operation[I, O]) bool {
+		return k != j && op.Call > ops[j].Return
+	})
 }
 
 // spanIf is " " and span(op) when times, and "" otherwise.

@@ -10,16 +10,22 @@ import (
 	"github.com/ravelmc/ravel/specs"
 )
 
-// BenchmarkRegister10 checks a linearizable 10-operation history of three clients on a
-// register, with overlapping writes and reads.
-func BenchmarkRegister10(b *testing.B) {
+// register10 is a linearizable 10-operation history of three clients on a register,
+// with overlapping writes and reads.
+func register10() []regOp {
 	w, r, ok, read := specs.Write, specs.Read(), specs.WriteOK(), specs.ReadOK
-	ops := []regOp{
+	return []regOp{
 		done(0, w(1), ok, 0, 4), done(1, r, read(0), 1, 2), done(2, w(2), ok, 1, 6),
 		done(1, r, read(2), 3, 5), done(0, r, read(1), 5, 8), done(1, w(3), ok, 6, 9),
 		done(2, r, read(1), 7, 10), done(0, r, read(3), 9, 12), done(1, r, read(3), 10, 11),
 		done(2, w(1), ok, 11, 13),
 	}
+}
+
+// BenchmarkRegister10 checks a linearizable 10-operation history of three clients on a
+// register, with overlapping writes and reads.
+func BenchmarkRegister10(b *testing.B) {
+	ops := register10()
 	if v := Check(specs.Register(), ops).Verdict; v != Linearizable {
 		b.Fatalf("Check = %v, want %v", v, Linearizable)
 	}
@@ -31,13 +37,7 @@ func BenchmarkRegister10(b *testing.B) {
 // BenchmarkRegister10Erased is BenchmarkRegister10 as the explorer checks a history:
 // with the erased specification, over interface values.
 func BenchmarkRegister10Erased(b *testing.B) {
-	w, r, ok, read := specs.Write, specs.Read(), specs.WriteOK(), specs.ReadOK
-	typed := []regOp{
-		done(0, w(1), ok, 0, 4), done(1, r, read(0), 1, 2), done(2, w(2), ok, 1, 6),
-		done(1, r, read(2), 3, 5), done(0, r, read(1), 5, 8), done(1, w(3), ok, 6, 9),
-		done(2, r, read(1), 7, 10), done(0, r, read(3), 9, 12), done(1, r, read(3), 10, 11),
-		done(2, w(1), ok, 11, 13),
-	}
+	typed := register10()
 	ops := make([]histories.Operation[any, any], len(typed))
 	for i, op := range typed {
 		ops[i] = histories.Operation[any, any]{Client: op.Client, Input: op.Input, Output: op.Output, Call: op.Call, Return: op.Return, Open: op.Open}
