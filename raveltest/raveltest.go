@@ -129,8 +129,11 @@ func Harness(name string) Option { return func(c *config) { c.harness = name } }
 func ReplayOnly() Option { return func(c *config) { c.explore = false } }
 
 // Check replays every counterexample saved for this test, then explores sys, and fails t
-// on the first violation found, saving it. It returns the exploration's result (nil when
-// a saved counterexample failed, or with ReplayOnly). When the violation's schedule,
+// on the first violation found, saving it. A systematic search (the default, or a
+// Strategy but random) does not stop there: it goes on to its end or its Budget, as
+// ravel check does, so a failing test takes as long as a passing one (bound it with
+// Budget); a Sampler, and the random strategy, stop at the first violation. It returns the exploration's result (nil when a
+// saved counterexample failed, or with ReplayOnly). When the violation's schedule,
 // replayed from the initial state, does not reach the same state, a handler is not
 // deterministic and the violation may not be the system's: the failure says so with
 // `ravel check`'s line, report.NotReplayedWarning.
