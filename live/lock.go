@@ -20,6 +20,7 @@ type OutputInUseError struct {
 	Pid int
 }
 
+// Error names the directory and the pid holding it.
 func (e *OutputInUseError) Error() string {
 	return fmt.Sprintf("output folder %s is in use by another ravel run (pid %d)", e.Dir, e.Pid)
 }

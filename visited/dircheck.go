@@ -40,6 +40,7 @@ type DirError struct {
 	Pid int   // with ErrInUse: the process holding the directory, when known
 }
 
+// Error is the directory, the cause and, when known, the pid holding it.
 func (e *DirError) Error() string {
 	s := e.Dir + ": " + e.Err.Error()
 	if e.Pid > 0 {
@@ -48,6 +49,7 @@ func (e *DirError) Error() string {
 	return s
 }
 
+// Unwrap returns the cause, one of the Err… values above, for errors.Is.
 func (e *DirError) Unwrap() error { return e.Err }
 
 // prepareNew readies dir for a new checkpointed run: it makes it (with its marker) if it

@@ -159,10 +159,12 @@ type StoreError struct {
 	Err error
 }
 
+// Error names the store's directory, the operation and the cause.
 func (e *StoreError) Error() string {
 	return fmt.Sprintf("visited-state store in %s: %s: %v", e.Dir, e.Op, e.Err)
 }
 
+// Unwrap returns the cause (ErrDiskFull when the disk is full), for errors.Is.
 func (e *StoreError) Unwrap() error { return e.Err }
 
 // ErrDiskFull is the cause, inside a StoreError, when the file system holding the store
