@@ -72,8 +72,14 @@ func (s Stamp) Less(t Stamp) bool {
 	return s.Node < t.Node
 }
 
-// String renders the stamp: "1.n0".
-func (s Stamp) String() string { return strconv.Itoa(s.N) + "." + s.Node.String() }
+// String renders the stamp: "1.n0", and the zero Stamp, which no coordinator made,
+// "initial".
+func (s Stamp) String() string {
+	if s == (Stamp{}) {
+		return "initial"
+	}
+	return strconv.Itoa(s.N) + "." + s.Node.String()
+}
 
 func (s Stamp) hash(h *model.Hasher) { h.Int(s.N); h.ID(s.Node) }
 

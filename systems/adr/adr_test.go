@@ -191,3 +191,20 @@ func TestBadParameters(t *testing.T) {
 		t.Errorf("unknown harness accepted")
 	}
 }
+
+// TestStampString: a stamp names its counter and coordinator; the initial value's, which
+// no coordinator made, says so instead of naming n0.
+func TestStampString(t *testing.T) {
+	for _, tc := range []struct {
+		stamp adr.Stamp
+		want  string
+	}{
+		{adr.Stamp{}, "initial"},
+		{adr.Stamp{N: 1, Node: 0}, "1.n0"},
+		{adr.Stamp{N: 2, Node: 1}, "2.n1"},
+	} {
+		if got := tc.stamp.String(); got != tc.want {
+			t.Errorf("%#v.String() = %q, want %q", tc.stamp, got, tc.want)
+		}
+	}
+}
