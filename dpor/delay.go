@@ -13,10 +13,14 @@ func DelayBounded(d int) Strategy { return &delayBounded{d: d} }
 type delayBounded struct{ d int }
 
 func (s *delayBounded) Name() string { return "delay-bounded" }
-func (s *delayBounded) Needs() Needs { return Needs{} }
+func (s *delayBounded) Needs() Needs { return Needs{SendOrder: true} }
 
 // CacheKey is what the search from a state depends on besides the state: the delays
-// left, and the actor the round robin starts after.
+// left, and the actor the round robin starts after. The third thing, the order in which
+// each actor's pending messages were sent, which decides their costs here and in every
+// state below, the engine adds (Needs.SendOrder): two paths to one state with the same
+// delays left could otherwise give two messages opposite costs, and the second path,
+// cut at the visited state, lose the schedules its costs allowed.
 func (s *delayBounded) CacheKey(p Path) uint64 {
 	nodes := p.Nodes()
 	n := len(nodes) - 1

@@ -60,4 +60,10 @@ type Needs struct {
 	Keys   bool // message keys and exclusions
 	Peek   bool // Path.Next: what an enabled event would do, before it is explored
 	Sleep  bool // sleep sets: the engine skips Node.Sleep's events
+	// SendOrder: what the strategy explores from a state depends on the order in which
+	// each actor's pending messages and timers were sent, not only on which are pending
+	// (delay-bounded search's scheduler takes an actor's oldest message first), so with
+	// state caching the engine's visited key covers that order, which the state's
+	// fingerprint does not.
+	SendOrder bool
 }

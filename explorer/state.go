@@ -82,6 +82,36 @@ func (s *state) pendingOrder() uint64 {
 	return h
 }
 
+// sendOrder hashes, for each actor, its pending messages and timers in the order they
+// were sent (s.pending's), independently of how the actors' queues interleave: for a
+// strategy whose choices depend on that order (dpor.Needs.SendOrder), which the
+// fingerprint, blind to order but within FIFO channels, does not cover. It covers the
+// messages not enabled too (behind another on a FIFO channel, held by a partition): their
+// place in the queue decides their costs once they are.
+func (s *state) sendOrder() uint64 {
+	type chain struct {
+		to model.ID
+		h  uint64
+	}
+	var buf [16]chain
+	chains := buf[:0]
+	for _, p := range s.pending {
+		k := 0
+		for k < len(chains) && chains[k].to != p.ev.To {
+			k++
+		}
+		if k == len(chains) {
+			chains = append(chains, chain{to: p.ev.To})
+		}
+		chains[k].h = model.Mix64(chains[k].h*0x9E3779B97F4A7C15 + p.chash)
+	}
+	var sum uint64
+	for _, c := range chains {
+		sum += model.Mix64(c.h ^ uint64(uint32(c.to))<<32)
+	}
+	return sum
+}
+
 // fifoOrder hashes the order of the messages within each FIFO channel: each message's
 // content with its place in its channel, summed over the messages behind another. psum
 // is a sum, blind to order, and on a FIFO network two states with the same messages

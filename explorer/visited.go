@@ -105,6 +105,31 @@ func (e *engine) topFingerprint() uint64 {
 // visitKey is the visited set's key of a state with fingerprint fp under cache key key.
 func visitKey(fp, key uint64) uint64 { return model.Mix64(fp ^ model.Mix64(key+0x51ed27)) }
 
+// visitKeyAt is the visited set's key of the state at depth d of the path: its
+// fingerprint under the strategy's cache key for the path up to it, and, for a strategy
+// whose choices depend on it (dpor.Needs.SendOrder), the order of each actor's pending
+// messages.
+func (e *engine) visitKeyAt(d int) uint64 {
+	var fp, key uint64
+	if d == len(e.states)-1 {
+		fp, key = e.topFingerprint(), e.cacher.CacheKey(e)
+	} else {
+		fp, key = e.fps[d], e.cacher.CacheKey(pathPrefix{e.nodes[:d+1]})
+	}
+	if e.needs.SendOrder {
+		key = model.Mix64(key ^ e.states[d].sendOrder())
+	}
+	return visitKey(fp, key)
+}
+
+// pathPrefix is the path up to one of its states, for a strategy's CacheKey there.
+type pathPrefix struct{ nodes []dpor.Node }
+
+func (p pathPrefix) Nodes() []dpor.Node { return p.nodes }
+
+// Next is not asked of a prefix: CacheKey looks only at the nodes.
+func (p pathPrefix) Next(int) *dpor.StepInfo { return nil }
+
 // prefetcher is a visited set that can start fetching the memory that adding a state
 // will read, given the state's fingerprint (visited.Set.Prefetch).
 type prefetcher interface{ Prefetch(fp uint64) }
@@ -127,7 +152,7 @@ func (e *engine) visit() (bool, error) {
 	case e.early != nil:
 		fp = visitKey(e.earlyFP, 0)
 	case !keeper:
-		fp = visitKey(e.topFingerprint(), e.cacher.CacheKey(e))
+		fp = e.visitKeyAt(len(e.states) - 1)
 	}
 	isNew, err := e.visited.Add(fp)
 	if err != nil {
