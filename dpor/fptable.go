@@ -101,13 +101,19 @@ func (t *fpTable) getOrPut(fp uint64, k int32) int32 {
 	}
 }
 
+// fpTableFirst is the number of slots of a table's first array (512 bytes).
+const fpTableFirst = 1 << 5
+
 // grow doubles the table in place: its memory grows keeping the slots (on Linux by
 // moving the mapping, so the old and the new table are never both held: a table of 4
 // GiB doubling held 12 GiB at once when it was allocated anew), and rehash moves the
 // entries to their slots in the larger table.
 func (t *fpTable) grow() {
 	old := len(t.slots)
-	n := max(1<<8, 2*old) // small first: a graph holds several tables, most searches are small
+	// Small first: a graph holds four tables and most searches are small. With 256 slots
+	// (4 KiB) each, a search of 60 states wrote a fresh page for each table; the
+	// doublings up to 256 move a few hundred entries at most.
+	n := max(fpTableFirst, 2*old)
 	if t.mem == nil {
 		t.zero = -1
 		t.mem = words.NewGrowable(2 * n)

@@ -69,6 +69,9 @@ type engine struct {
 	// memo holds where steps already run led, for CommutesAt (stepmemo.go): set for
 	// stateful DPOR.
 	memo *stepMemo
+	// checkLogs are the histories CommutesAt's runs append to (runOne), kept from one
+	// check to the next.
+	checkLogs [2][]histories.Event
 	// sends remembers what deliveries sent, by receiver state and event (sendsto.go).
 	sends slotCache[uint64]
 	// habits are what deliveries have always sent, by receiver and content (sendsto.go),

@@ -114,3 +114,43 @@ func checkNewSlots[V comparable](t *testing.T, n int) {
 		}
 	}
 }
+
+// TestReservedSlotCacheGrowsAsANewArray: a cache that grows in place (split) holds, after
+// every put, the slots of one that grows into a new array each time, slot for slot, so
+// that which keys it keeps, and so the checks the step memo saves, are the same.
+func TestReservedSlotCacheGrowsAsANewArray(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		max, keys int
+		puts      int
+	}{
+		{"grows to its most", 1 << 12, 1 << 11, 6000},
+		{"keys past its most", 1 << 10, 1 << 12, 20000},
+		{"a few keys", 1 << 12, 30, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(tc.max), uint64(tc.puts)))
+			keys := make([]uint64, tc.keys)
+			for i := range keys {
+				keys[i] = r.Uint64() | 1
+			}
+			moved, inPlace := newSlotCache[uint64](tc.max), reservedSlotCache[uint64](tc.max)
+			for i := range tc.puts {
+				k := keys[r.IntN(len(keys))]
+				moved.put(k, uint64(i))
+				inPlace.put(k, uint64(i))
+				if len(inPlace.slots) != len(moved.slots) || inPlace.used != moved.used {
+					t.Fatalf("put %d: %d slots, %d taken, want %d, %d", i, len(inPlace.slots), inPlace.used, len(moved.slots), moved.used)
+				}
+				for j := range moved.slots {
+					if inPlace.slots[j] != moved.slots[j] {
+						t.Fatalf("put %d: slot %d of %d = %v, want %v", i, j, len(moved.slots), inPlace.slots[j], moved.slots[j])
+					}
+				}
+			}
+			if n, got := len(inPlace.slots), cap(inPlace.slots); n > slotCacheFirst && n <= slotCacheReserve && got != min(tc.max, slotCacheReserve) {
+				t.Errorf("%d slots in an array of %d, want %d: it grew into a new one", n, got, min(tc.max, slotCacheReserve))
+			}
+		})
+	}
+}

@@ -58,7 +58,7 @@ type stepMemo struct {
 }
 
 func newStepMemo() *stepMemo {
-	return &stepMemo{slotCache: newSlotCache[keptOut](stepMemoSlots)}
+	return &stepMemo{slotCache: reservedSlotCache[keptOut](stepMemoSlots)}
 }
 
 // noStepMemo turns the step memo off: for the test that it changes nothing.

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// BenchmarkCheckSmallSearch times `ravel check` in one process on the twelve shipped
+// BenchmarkCheckSmallSearch times `ravel check` in one process on the sixteen shipped
 // configurations of a few hundred to a few thousand states, where a whole run is mostly
 // the process's start-up: exhaustive search and stateful DPOR, both with caching, side
 // by side, without that start-up (docs/stateful-dpor-history.md, "Fewer checks").
@@ -20,6 +20,7 @@ func BenchmarkCheckSmallSearch(b *testing.B) {
 		{"register", "2r1w"}, {"register-buggy", "2r1w"}, {"adr", "2r1w"}, {"adr-buggy", "2r1w"},
 		{"chord", "2r1w"}, {"chord-fixed", "2r1w"}, {"paxos", "2r1w"}, {"paxos-buggy", "2r1w"},
 		{"gossip", "writes"}, {"gossip", "rw"}, {"abd", "1w1r"}, {"abd-buggy", "1w1r"},
+		{"microbench", "bug2-L2"}, {"microbench", "bug1-L1"}, {"register", "1r1w"}, {"register-buggy", "1r1w"},
 	} {
 		for _, strategy := range []string{"exhaustive", "dpor"} {
 			b.Run(c[0]+"-"+c[1]+"/"+strategy, func(b *testing.B) {

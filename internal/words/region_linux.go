@@ -56,6 +56,10 @@ func (r *region) words(n int) []uint64 {
 // mapped reports whether the region is a mapping rather than words from the Go heap.
 func (r *region) mapped() bool { return r.addr != 0 }
 
+// owns reports whether release has memory to give back: a mapping, not words from the Go
+// heap, which are the collector's.
+func (r *region) owns() bool { return r.mapped() }
+
 // release unmaps the region; words from the Go heap are left to the collector.
 func (r *region) release() {
 	if r.addr != 0 {

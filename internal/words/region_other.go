@@ -17,6 +17,10 @@ func (r *region) grow(int) ([]uint64, bool) { return nil, false }
 // Alloc's mappings are not told apart from the heap here, so never.
 func (r *region) mapped() bool { return false }
 
+// owns reports whether release may have memory to give back: Alloc's words may be a
+// mapping that Free unmaps, which is not told apart here, so always.
+func (r *region) owns() bool { return true }
+
 func (r *region) release() {
 	if r.w != nil {
 		Free(r.w)

@@ -104,3 +104,32 @@ func TestGrowableKeepsItsWords(t *testing.T) {
 		})
 	}
 }
+
+// TestGrowableWatchesOnlyMappings: on Linux a Growable whose words are from the Go heap
+// registers no cleanup (release has nothing to give back), and one registers once its
+// words are a mapping, from the start or after Grow.
+func TestGrowableWatchesOnlyMappings(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux tells a mapping from the Go heap")
+	}
+	for _, tc := range []struct {
+		name  string
+		sizes []int
+		want  []bool // watched after NewGrowable(sizes[0]) and each Grow(sizes[i])
+	}{
+		{"heap only", []int{256, 512, mapFrom / 16}, []bool{false, false, false}},
+		{"heap, then mapped", []int{256, mapFrom / 4, mapFrom / 2}, []bool{false, true, true}},
+		{"mapped from the start", []int{mapFrom / 8, mapFrom / 4}, []bool{true, true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewGrowable(tc.sizes[0])
+			defer g.Free()
+			for i, n := range tc.sizes {
+				g.Grow(n)
+				if g.watched != tc.want[i] {
+					t.Errorf("after %d words: watched %v, want %v", n, g.watched, tc.want[i])
+				}
+			}
+		})
+	}
+}
