@@ -99,6 +99,11 @@ type peek struct {
 	// as the step the search would otherwise have run then, so that the statistics do
 	// not depend on which checks ran.
 	byCheck bool
+	// dropped marks, in stateless mode, a step that reached a state the peek did not
+	// keep (next is nil): fp is that state's fingerprint, for NextFingerprint to answer
+	// as the stateful search does, and take runs the step again as a replay.
+	dropped bool
+	fp      uint64
 }
 
 // Run explores sys with opts and reports what it found. It returns an error when the
@@ -446,6 +451,14 @@ func (e *engine) take(d, i int) (*state, *failure) {
 		}
 		e.log = append(e.log[:e.states[d].events], p.events...)
 		next, fail, info = p.next, p.fail, p.info
+	} else if e.opts.Stateless && d < len(e.peeks) && i < len(e.peeks[d]) && e.peeks[d][i].dropped {
+		// Stateless: the peek ran this step and kept only where it leads. Running it
+		// again rebuilds that state, a replay as rebuild's are; the step was counted.
+		p := &e.peeks[d][i]
+		p.bySends = false
+		next, e.log, fail = e.x.step(e.states[d], e.idx[d][i], d, e.log)
+		e.stats.Replayed++
+		info = p.info
 	} else {
 		next, e.log, fail = e.x.step(e.states[d], e.idx[d][i], d, e.log)
 		e.stats.Steps++
@@ -516,7 +529,12 @@ func (e *engine) peek(k int, bySends bool) *peek {
 			e.noteStep(s, e.nodes[d].Enabled[k].Content, next, fail, &p.info, true)
 		}
 		if e.opts.Stateless {
-			p.next = nil // a stateless search keeps no state it could backtrack to
+			// A stateless search keeps no state it could backtrack to: only where the
+			// step leads, which stateful DPOR's choice of the first event asks.
+			if next != nil && fail == nil {
+				p.dropped, p.fp = true, next.fingerprint()
+			}
+			p.next = nil
 		} else if next != nil {
 			p.events = stepEvents(s, next, log)
 		}

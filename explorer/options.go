@@ -255,7 +255,9 @@ type Stats struct {
 	// ExploredAgain counts arrivals at a state already seen that were explored again:
 	// stateful DPOR's sleep sets (dpor.StateKeeper.ExploredAgain).
 	ExploredAgain int64
-	// Replayed counts the steps a stateless run re-executed to rebuild states.
+	// Replayed counts the steps a stateless run re-executed to rebuild states: the
+	// path's, and those a peek of stateful DPOR ran, kept only the fingerprint of, and
+	// the search then took (counted once in Steps, as with snapshots).
 	Replayed int64
 	// Peeked counts the steps, in Steps too, that stateful DPOR ran only to learn what
 	// an event would send, to choose the event a new state starts with

@@ -126,7 +126,10 @@ func hookSends(sends uint64) uint64 {
 // explores it).
 func (e *engine) NextFingerprint(k int) (uint64, bool) {
 	p := e.peek(k, true)
-	if p.next == nil || p.fail != nil {
+	switch {
+	case p.dropped:
+		return p.fp, true // stateless: the state is not kept, its fingerprint is
+	case p.next == nil || p.fail != nil:
 		return 0, false
 	}
 	return p.next.fingerprint(), true

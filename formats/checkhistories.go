@@ -29,6 +29,9 @@ import (
 // "verdict" is "linearizable", "not-linearizable" or "unknown". "spec", written since
 // the thirty-third round and optional when read, names the specification the verdict
 // was given against (specs.Spec.Name): a line whose spec is not the codec's is an error.
+// "workload", written since the forty-third round by check --workloads and absent
+// otherwise, names the generated workload the history was found under (its name, which
+// check --workloads NAME checks alone): the histories of several workloads share a file.
 
 // TextCodec reads back the inputs and outputs of one specification as its
 // DescribeInput and DescribeOutput write them. Each function is exact: a text that the
@@ -44,15 +47,18 @@ type TextCodec[I, O any] struct {
 // that realize its precedence, and the verdict recorded with it; or, for a line that is
 // not a history, Err, a *ParseError naming the line.
 type CheckHistory[I, O any] struct {
-	Line    int
-	Ops     []histories.Operation[I, O]
-	Verdict string
-	Err     error
+	Line int
+	// Workload is the workload the line names ("workload"), "" for none.
+	Workload string
+	Ops      []histories.Operation[I, O]
+	Verdict  string
+	Err      error
 }
 
 // checkLine is one line of the format. Pointers tell a missing field from a zero one.
 type checkLine struct {
 	Spec     *string   `json:"spec"`
+	Workload *string   `json:"workload"`
 	Ops      []checkOp `json:"ops"`
 	Precedes [][2]int  `json:"precedes"`
 	Verdict  *string   `json:"verdict"`
@@ -138,6 +144,9 @@ func parseCheckLine[I, O any](text []byte, codec TextCodec[I, O]) (CheckHistory[
 		return h, fmt.Errorf("expected \"verdict\" to be one of %s, found %q", strings.Join(CheckVerdicts, ", "), *l.Verdict)
 	}
 	h.Verdict = *l.Verdict
+	if l.Workload != nil {
+		h.Workload = *l.Workload
+	}
 	open := make([]bool, len(l.Ops))
 	h.Ops = make([]histories.Operation[I, O], len(l.Ops))
 	seen := make(map[string]int, len(l.Ops))

@@ -98,3 +98,23 @@ func TestReadCheckHistoriesKeepsGoodLines(t *testing.T) {
 		t.Errorf("no history: err %v, want the first line's", err)
 	}
 }
+
+// TestReadCheckHistoriesWorkload: a line of check --workloads names its workload, read
+// into CheckHistory.Workload; a line without one has none.
+func TestReadCheckHistoriesWorkload(t *testing.T) {
+	tests := []struct{ name, line, want string }{
+		{"named", `{"spec":"register","workload":"all:ops=2,clients=2#3","ops":[{"req":"c0.0","input":"Read()","output":"0"}],"precedes":[],"verdict":"linearizable"}`, "all:ops=2,clients=2#3"},
+		{"none", `{"spec":"register","ops":[{"req":"c0.0","input":"Read()","output":"0"}],"precedes":[],"verdict":"linearizable"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hs, err := ReadCheckHistories(strings.NewReader(tt.line+"\n"), "h.jsonl", RegisterText())
+			if err != nil || len(hs) != 1 || hs[0].Err != nil {
+				t.Fatalf("read %+v, err %v; want one history", hs, err)
+			}
+			if got := hs[0].Workload; got != tt.want {
+				t.Errorf("workload %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/ravelmc/ravel/dpor"
 	"github.com/ravelmc/ravel/explorer"
-	"github.com/ravelmc/ravel/histories"
 	"github.com/ravelmc/ravel/internal/panicsite"
 	"github.com/ravelmc/ravel/internal/procmem"
 	"github.com/ravelmc/ravel/model"
@@ -53,6 +52,10 @@ type checkFlags struct {
 	html         string
 	sampling     samplerFlags
 	faults       faultFlags
+
+	// earlierHistories are, under --workloads, the --histories lines of the workloads
+	// checked before the one finishCheck reports, for its file to hold them too.
+	earlierHistories []string
 }
 
 // newCheckFlagSet declares check's flags. Parse errors are not printed by the flag
@@ -79,7 +82,7 @@ func newCheckFlagSet(f *checkFlags) *flag.FlagSet {
 	fs.StringVar(&f.visitedMem, "visited-mem", "512MiB", "memory for the visited states (64KiB, 512MiB, 2GiB, …); beyond it they spill to disk")
 	fs.StringVar(&f.visitedDir, "visited-dir", "", "where visited states spill to (default: a temporary directory removed at the end)")
 	fs.BoolVar(&f.stateless, "stateless", false, "keep no snapshots: re-execute every schedule from the initial state (the paper's ST)")
-	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted")
+	fs.StringVar(&f.histories, "histories", "", "write every canonical history found to `FILE`, one JSON line each with its verdict, sorted; with --workloads, those of every workload checked, each line naming its \"workload\"")
 	addCheckpointFlags(fs, &f.ckpt)
 	fs.StringVar(&f.workloads, "workloads", "", "check under generated workloads instead of the harness: "+workloads.Syntax+"; a key left out defaults to ops=3, clients=2, n=100, seed=1; SPEC#i, a workload's name as the report gives it (counted from 0), checks that one workload alone")
 	fs.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to `FILE`")
@@ -322,7 +325,11 @@ func finishCheck(stdout, stderr io.Writer, sys *model.System, info runInfo, res 
 		report.Error, report.storeFailed = runErr.Error(), errors.As(runErr, &store)
 	}
 	if f.histories != "" {
-		if err := writeHistories(f.histories, sys, res); err != nil {
+		lines, err := historyLines(sys, res, info.Workload)
+		if err == nil {
+			err = writeHistories(f.histories, append(slices.Clone(f.earlierHistories), lines...))
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("check: --histories: %w", err))
 		}
 	}
@@ -380,38 +387,6 @@ func budget(n int64) int64 {
 		return explorer.Unlimited
 	}
 	return n
-}
-
-// writeHistories writes every canonical history of res, one JSON line each with its
-// verdict, sorted, so that the files of two runs compare with cmp.
-func writeHistories(path string, sys *model.System, res *explorer.Result) error {
-	type line struct {
-		Spec string `json:"spec,omitempty"`
-		histories.CanonicalJSON
-		Verdict string `json:"verdict"`
-	}
-	lines := make([]string, len(res.Canonical))
-	for i, c := range res.Canonical {
-		v := "linearizable"
-		switch {
-		case c.Err != nil:
-			v = "unknown"
-		case !c.Linearizable:
-			v = "not-linearizable"
-		}
-		b, err := json.Marshal(line{Spec: sys.Harness.Spec().Name, CanonicalJSON: c.History.JSON(sys.Harness), Verdict: v})
-		if err != nil {
-			return err
-		}
-		lines[i] = string(b)
-	}
-	slices.Sort(lines)
-	var buf strings.Builder
-	for _, l := range lines {
-		buf.WriteString(l)
-		buf.WriteByte('\n')
-	}
-	return writeOutput(path, []byte(buf.String()))
 }
 
 // printCheck prints the report; out and page are the files --out and --html wrote, if any.

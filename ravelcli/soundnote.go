@@ -7,23 +7,32 @@ import "fmt"
 // `actor` and `key` relations (a response at one agent and an invocation at another are
 // independent, yet their order decides whether the two operations overlap:
 // register-buggy 2r1w, `ravel deps`: dpor under either finds 5 of its 32 canonical
-// histories and none of its 12 violations), and under TransDPOR, IRed and LiViola,
-// DS2's heuristics, whatever the relation (dpor.History's contract). A relation a user
-// registered is theirs to vouch for. The samplers get no note: the relation only shapes
-// how they draw schedules (random ignores it), and a sample promises no coverage to lose.
+// histories and none of its 12 violations); under any relation but those Ravel ships —
+// the `marks` experiment (docs/dependence.md: dpor-source with it misses register-buggy
+// 1r1w's only violation) or one a user registered — since only `history` is known to
+// keep every canonical history, and `ravel deps` is where a relation is checked; and
+// under TransDPOR, IRed and LiViola, DS2's heuristics, whatever the relation
+// (dpor.History's contract). The samplers get no note: the relation only shapes how they
+// draw schedules (random ignores it), and a sample promises no coverage to lose.
 // Empty when the run keeps every canonical history, or samples.
 func reductionNote(r checkReport) string {
 	if isSampler(r.Strategy) {
 		return ""
 	}
-	weak := r.Dependence == "actor" || r.Dependence == "key"
 	heuristic := r.Strategy == "transdpor" || r.Strategy == "ired" || r.Strategy == "liviola"
-	const overlap = "a response at one agent and an invocation at another are independent, though their order decides whether the operations overlap"
+	var why string // what the relation may lose, "" for history (or none)
+	switch r.Dependence {
+	case "", "history":
+	case "actor", "key":
+		why = fmt.Sprintf("under --dependence %s a response at one agent and an invocation at another are independent, though their order decides whether the operations overlap", r.Dependence)
+	default:
+		why = fmt.Sprintf("--dependence %s is not one Ravel knows to keep every canonical history (only history is: ravel deps checks a relation against exhaustive search)", r.Dependence)
+	}
 	switch {
-	case weak && heuristic:
-		return fmt.Sprintf("note: under --dependence %s %s, and %s is one of DS2's heuristic reductions: this search may miss histories and violations that exhaustive search finds (--strategy dpor --dependence history keeps every one)", r.Dependence, overlap, r.Strategy)
-	case weak:
-		return fmt.Sprintf("note: under --dependence %s %s: this search may miss histories and violations (--dependence history, this strategy's default, keeps every one)", r.Dependence, overlap)
+	case why != "" && heuristic:
+		return fmt.Sprintf("note: %s, and %s is one of DS2's heuristic reductions: this search may miss histories and violations that exhaustive search finds (--strategy dpor --dependence history keeps every one)", why, r.Strategy)
+	case why != "":
+		return fmt.Sprintf("note: %s: this search may miss histories and violations (--dependence history, this strategy's default, keeps every one)", why)
 	case heuristic:
 		return fmt.Sprintf("note: %s is one of DS2's heuristic reductions: it may miss histories and violations that exhaustive search finds (--strategy dpor keeps every one)", r.Strategy)
 	}

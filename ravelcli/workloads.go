@@ -115,7 +115,15 @@ func checkWorkloads(ctx context.Context, stdout, stderr io.Writer, sys model.Sys
 			sampling.add(res.Sampling)
 		}
 		if res.First != nil {
+			// Its file holds the workloads checked before this one, and this one's.
 			return failingWorkload(stdout, stderr, &ws[i], s, alphabet, res, i, len(ws), info, f)
+		}
+		if f.histories != "" {
+			lines, err := historyLines(&s, res, ws[i].Name)
+			if err != nil {
+				return 0, fmt.Errorf("check %s: workload %s: --histories: %w", info.System, ws[i].Name, err)
+			}
+			f.earlierHistories = append(f.earlierHistories, lines...)
 		}
 		if res.Stats.Interrupted {
 			break
@@ -124,6 +132,16 @@ func checkWorkloads(ctx context.Context, stdout, stderr io.Writer, sys model.Sys
 	interrupted := ctx.Err() != nil
 	if sampling.Workloads > 0 {
 		wr.Sampling = &sampling
+	}
+	code := exitOK
+	if interrupted {
+		code = exitInterrupted
+	}
+	var late error // a file not written, reported after the report
+	if f.histories != "" {
+		if err := writeHistories(f.histories, f.earlierHistories); err != nil {
+			late = fmt.Errorf("check: --histories: %w", err)
+		}
 	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
@@ -156,20 +174,19 @@ func checkWorkloads(ctx context.Context, stdout, stderr io.Writer, sys model.Sys
 			row("runs per workload", perWorkload)
 			row("hit rate of each workload, 95% Wilson", fmt.Sprintf("0 [0, %.4f]: each workload is a session of its own, so the rates do not pool", s.WilsonHi))
 		}
-		if interrupted {
+		switch line := cut.verdict(); {
+		case interrupted:
 			fmt.Fprintln(stdout, "interrupted")
-			return exitInterrupted, nil
-		}
-		if line := cut.verdict(); line != "" {
+		case line != "":
 			fmt.Fprintln(stdout, "\n"+line)
-		} else {
+		default:
 			fmt.Fprintln(stdout, "\nno violation found under any workload")
 		}
 	}
-	if interrupted {
-		return exitInterrupted, nil
+	if late != nil {
+		code = lateFailure(stderr, f.prog, code, late)
 	}
-	return exitOK, nil
+	return code, nil
 }
 
 // failingWorkload reports the run of the workload w (number i of n generated, from 0),
