@@ -183,8 +183,10 @@ type stateful struct {
 	noWake      bool                  // no sleeping event is woken (StatefulDPORWithoutWaking)
 	firstAwake  bool                  // the first awake event, not the loudest (StatefulDPORFirstAwake)
 	wakeAlways  bool                  // whatever state it leads to (StatefulDPORWakingAlways)
+	engineOrder bool                  // a node's later events smallest index first (StatefulDPORInEnginesOrder)
 	woken       int                   // the event firstEvent woke at the top node, or −1
 	sends       []uint64              // firstEvent's scratch: what each enabled event sends to
+	sendsAt     [][]uint64            // by depth: what its node's events send, when firstEvent looked (Order)
 	skipped     Set                   // firstNotAfter's scratch: the path's steps it leaves out
 	csTries     map[[2]int32][2]int32 // by class pair: meetings asked about, and how many commuted
 	faults      bool                  // the system has fault events (statefulfaults.go)

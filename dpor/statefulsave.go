@@ -27,7 +27,7 @@ type Resumable interface {
 }
 
 // statefulFormat opens stateful DPOR's saved state; a change of layout changes it.
-const statefulFormat = "ravel-stateful-dpor/2"
+const statefulFormat = "ravel-stateful-dpor/3"
 
 // ErrSavedState is the cause of a RestoreState refused because the saved state is
 // damaged, of another format, or of another path.
@@ -103,6 +103,15 @@ func (s *stateful) SaveState(b []byte) []byte {
 	e.int32List(s.pendAt)
 	e.int32List(s.edgeAt)
 	e.int32List(s.cls.path)
+	// What each node's events send, where firstEvent looked: the order of its later
+	// events (Order).
+	e.n(min(len(s.sendsAt), len(s.sts)))
+	for _, l := range s.sendsAt[:min(len(s.sendsAt), len(s.sts))] {
+		e.n(len(l))
+		for _, w := range l {
+			e.word(w)
+		}
+	}
 	for _, lists := range [2][][]sleeper{s.slpAt, s.triedAt} {
 		e.n(len(lists))
 		for _, l := range lists {
@@ -213,6 +222,12 @@ func (s *stateful) RestoreState(b []byte, nodes []Node) error {
 	for k, c := range path {
 		s.cls.setStep(k, c)
 	}
+	s.sendsAt = make([][]uint64, d.n())
+	for k := range s.sendsAt {
+		for range d.n() {
+			s.sendsAt[k] = append(s.sendsAt[k], d.word())
+		}
+	}
 	for _, lists := range [2]*[][]sleeper{&s.slpAt, &s.triedAt} {
 		*lists = make([][]sleeper, d.n())
 		for k := range *lists {
@@ -234,6 +249,8 @@ func (s *stateful) RestoreState(b []byte, nodes []Node) error {
 		d.fail("%d bytes left over", len(d.b))
 	case len(s.sts) < len(nodes) || len(s.revisit) != len(s.sts) || len(s.pendAt) != len(s.sts) || len(s.edgeAt) != len(s.sts):
 		d.fail("a record of %d depths for a path of %d", len(s.sts), len(nodes))
+	case len(s.sendsAt) > len(s.sts):
+		d.fail("sends for %d depths of a record of %d", len(s.sendsAt), len(s.sts))
 	case len(path) < len(nodes)-1:
 		d.fail("classes for %d steps of a path of %d", len(path), len(nodes)-1)
 	}
