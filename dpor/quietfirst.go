@@ -140,7 +140,7 @@ func (s *stateful) loudest(top *Node, a int) int {
 // equals (Order). That too is measured, not derived: against the engine's order (the
 // oldest first) it takes leader 1rw from 0.501 of exhaustive search's states to 0.466,
 // leader-buggy 1rw from 0.490 to 0.456, abd 1w2r from 0.134 to 0.115 (docs/stateful-dpor-history.md,
-// forty-third round). Which of them comes first changes only which sleep sets the later
+// thirty-seventh round). Which of them comes first changes only which sleep sets the later
 // ones are explored under and which states they pass through: every one is explored, as
 // in any order, and the races add what each leaves out. The answers are what the first
 // event's rule found the node's events send when it was arrived at: ordering them runs
@@ -335,7 +335,7 @@ func StatefulDPORFirstAwake(dep Dependence) Revisiter {
 }
 
 // StatefulDPORInEnginesOrder is StatefulDPOR exploring the events of a node after its
-// first in the engine's order, the smallest index first, as before the forty-third
+// first in the engine's order, the smallest index first, as before the thirty-seventh
 // round, rather than the loudest first (Order; for measurements and tests).
 func StatefulDPORInEnginesOrder(dep Dependence) Revisiter {
 	s := StatefulDPOR(dep).(*stateful)

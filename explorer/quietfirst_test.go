@@ -106,7 +106,7 @@ func TestStatefulDPORWakesAQuietActor(t *testing.T) {
 // loudest first is for (dpor's Order): on these configurations stateful DPOR visits
 // fewer states with it than in the engine's order, and it takes leader 1rw to at most
 // half of exhaustive search's states, issue 13's target (docs/stateful-dpor-history.md,
-// forty-third round). Both orders find exhaustive search's canonical histories.
+// thirty-seventh round). Both orders find exhaustive search's canonical histories.
 func TestStatefulDPORTakesTheLoudestEventNext(t *testing.T) {
 	for _, tc := range []struct {
 		name string
