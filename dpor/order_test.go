@@ -11,13 +11,7 @@ import (
 // among equals, by what firstEvent found they send, running no step; the smallest index
 // when firstEvent did not look, and in the engine's order (StatefulDPORInEnginesOrder).
 func TestOrderTakesTheLoudestFirst(t *testing.T) {
-	bit := func(actors ...int) uint64 {
-		var b uint64
-		for _, a := range actors {
-			b |= 1 << a
-		}
-		return b
-	}
+	bit := actorBits
 	for _, tc := range []struct {
 		name          string
 		sends         []uint64

@@ -39,13 +39,7 @@ func TestFirstEventIsAQuietActors(t *testing.T) {
 		}
 		return evs
 	}
-	bit := func(actors ...int) uint64 {
-		var b uint64
-		for _, a := range actors {
-			b |= 1 << a
-		}
-		return b
-	}
+	bit := actorBits
 	for _, tc := range []struct {
 		name    string
 		enabled []Event
@@ -244,4 +238,13 @@ func TestRaceReversalLeavesOutWokenEvents(t *testing.T) {
 			}
 		})
 	}
+}
+
+// actorBits is the set of actors as a bit set, as the rules keep what events send.
+func actorBits(actors ...int) uint64 {
+	var b uint64
+	for _, a := range actors {
+		b |= 1 << a
+	}
+	return b
 }
