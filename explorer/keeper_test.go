@@ -10,8 +10,11 @@ import (
 )
 
 // hiddenKeeper is stateful DPOR without its StateKeeper methods: the engine keeps its own
-// visited set beside it.
+// visited set beside it. It keeps the order stateful DPOR takes a node's events in
+// (dpor.Orderer), which is not what the comparison is about.
 type hiddenKeeper struct{ dpor.Revisiter }
+
+func (h hiddenKeeper) Order(p dpor.Path) (int, bool) { return h.Revisiter.(dpor.Orderer).Order(p) }
 
 // TestStateKeeperActsAsTheVisitedSet is the oracle for dpor.StateKeeper: stateful DPOR
 // answering the engine's "was this state visited?" from its graph explores exactly what
